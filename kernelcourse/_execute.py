@@ -1,0 +1,75 @@
+"""Execute notebooks deterministically and store their outputs.
+
+The stored outputs are what nbval compares on every test run, so a notebook
+must come out the same each time it is executed here: the kernel runs with a
+fixed hash seed and a fixed cell name (warnings would otherwise carry a temp
+path), and the metadata that changes on every run (execution timestamps,
+widget state with fresh model ids) is stripped before writing.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+__all__ = ["execute_notebook", "strip_volatile_metadata"]
+
+#: environment for the kernel that executes a stored notebook
+KERNEL_ENV = {
+    "PYTHONHASHSEED": "0",
+    "IPYKERNEL_CELL_NAME": "<IPY-INPUT>",
+    "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+}
+
+
+def strip_volatile_metadata(nb) -> None:
+    """Remove per-run metadata (timestamps, widget state) from a notebook in place."""
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("collapsed", None)
+        if cell.cell_type == "code":
+            for output in cell.get("outputs", []):
+                output.get("metadata", {}).pop("execution", None)
+
+
+def execute_notebook(path, timeout: int = 600, write: bool = True):
+    """Run every cell of the notebook at ``path`` in a fresh kernel and store the outputs.
+
+    The kernel starts in the notebook's own folder, with the environment of
+    this process plus :data:`KERNEL_ENV`. Raises ``nbclient.exceptions.CellExecutionError``
+    (with the failing cell and its traceback) when a cell fails; the file is
+    then left untouched.
+
+    Returns the executed notebook object and the seconds it took.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    saved = {k: os.environ.get(k) for k in KERNEL_ENV}
+    os.environ.update(KERNEL_ENV)
+    try:
+        client = NotebookClient(
+            nb, timeout=timeout, kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent.resolve())}})
+        start = time.perf_counter()
+        client.execute()
+        seconds = time.perf_counter() - start
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    strip_volatile_metadata(nb)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)",
+                                 "language": "python", "name": "python3"}
+    if write:
+        nbformat.write(nb, path)
+    return nb, seconds

@@ -1,0 +1,89 @@
+"""Checks on the project as a whole: its dependency lists, its boundaries, its notebooks."""
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The syllabus (shared/SYLLABUS.md): the numbered items of each lecture.
+SYLLABUS = {1: 7, 2: 10, 3: 11, 4: 8, 5: 11}
+LECTURE_NOTEBOOKS = {
+    1: "01_feature_expansions_and_the_kernel_trick.ipynb",
+    2: "02_kernels_for_sgd_and_random_features.ipynb",
+    3: "03_ridge_regression_and_feature_space.ipynb",
+    4: "04_dual_representations_and_constructing_kernels.ipynb",
+    5: "05_rkhs_and_functional_gradient_descent.ipynb",
+}
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~\[; ]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def test_environment_yml_lists_the_same_packages_as_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = {_name(r) for r in project["dependencies"]}
+    for extra in project["optional-dependencies"].values():
+        wanted |= {_name(r) for r in extra}
+
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    listed = set()
+    for dep in env["dependencies"]:
+        if isinstance(dep, dict):
+            listed |= {_name(r) for r in dep["pip"] if not r.startswith("-e")}
+        else:
+            listed.add(_name(dep))
+    listed -= {"python", "pip"}
+    assert listed == wanted, (
+        f"only in pyproject.toml: {sorted(wanted - listed)}; "
+        f"only in environment.yml: {sorted(listed - wanted)}")
+    assert any(isinstance(d, dict) and "-e ." in d["pip"] for d in env["dependencies"]), \
+        "environment.yml must install the course itself (pip: -e .)"
+
+
+def test_the_package_never_imports_scikit_learn():
+    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "kernelcourse").rglob("*.py")
+                 if re.search(r"^\s*(import|from)\s+sklearn", p.read_text(), re.M)]
+    assert offenders == []
+    code = ("import pkgutil, importlib, sys, kernelcourse\n"
+            "for m in pkgutil.walk_packages(kernelcourse.__path__, 'kernelcourse.'):\n"
+            "    if m.name != 'kernelcourse.__main__':\n"
+            "        importlib.import_module(m.name)\n"
+            "print('sklearn' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def _headings(path: Path) -> list[str]:
+    nb = json.loads(path.read_text())
+    return [line for cell in nb["cells"] if cell["cell_type"] == "markdown"
+            for line in "".join(cell["source"]).splitlines() if line.startswith("## ")]
+
+
+@pytest.mark.parametrize("lecture", sorted(LECTURE_NOTEBOOKS))
+def test_each_lecture_notebook_heads_a_section_for_every_syllabus_item(lecture):
+    path = ROOT / "notebooks" / LECTURE_NOTEBOOKS[lecture]
+    assert path.exists(), f"lecture {lecture}'s notebook is missing: {path.name}"
+    numbers = {m.group(1) for h in _headings(path)
+               if (m := re.match(rf"## ({lecture}\.\d+)\b", h))}
+    expected = {f"{lecture}.{k}" for k in range(1, SYLLABUS[lecture] + 1)}
+    assert numbers >= expected, f"sections missing in {path.name}: {sorted(expected - numbers)}"
+
+
+@pytest.mark.parametrize("lecture", sorted(LECTURE_NOTEBOOKS))
+def test_each_lecture_notebook_has_two_graded_checkpoints_and_a_widget(lecture):
+    path = ROOT / "notebooks" / LECTURE_NOTEBOOKS[lecture]
+    assert path.exists(), f"lecture {lecture}'s notebook is missing: {path.name}"
+    sources = ["".join(c["source"]) for c in json.loads(path.read_text())["cells"]
+               if c["cell_type"] == "code"]
+    answers = {m.group(1) for s in sources if (m := re.match(r"# ANSWER (\S+)", s))}
+    checked = {m for s in sources for m in re.findall(r"check\(\s*['\"]([^'\"]+)['\"]", s)}
+    assert len(answers) >= 2, f"{path.name} has {len(answers)} checkpoint answer cells"
+    assert answers <= checked, f"checkpoints never checked in {path.name}: {answers - checked}"
+    assert any("kernelcourse.widgets" in s for s in sources), f"{path.name} shows no widget"
