@@ -1,0 +1,928 @@
+"""Kernels as objects, the rules that build new kernels, and PSD tools.
+
+A kernel ``k`` is called as ``k(X, Z=None)`` and returns the Gram matrix
+``K[i, j] = k(x_i, z_j)`` of shape ``(n_X, n_Z)``; ``Z`` defaults to ``X``.
+``k.diag(X)`` gives ``k(x_i, x_i)`` without the full matrix, and where a
+finite feature map exists ``k.features(X)`` returns it, so that
+``k.features(X) @ k.features(Z).T`` equals ``k(X, Z)``.
+
+Parameters follow scikit-learn's names and formulas (``gamma``, ``degree``,
+``coef0``):
+
+=============================  ==========================================
+``Linear()``                   ``x . z``
+``Polynomial(degree, gamma,``  ``(gamma x . z + coef0) ** degree``
+``coef0)``
+``RBF(gamma)``                 ``exp(-gamma ||x - z||^2)``
+``Laplacian(gamma)``           ``exp(-gamma ||x - z||_1)``
+``Exponential(gamma)``         ``exp(-gamma ||x - z||)``
+``Sigmoid(gamma, coef0)``      ``tanh(gamma x . z + coef0)`` (not PSD in general)
+``Delta()``                    ``1 if x == z else 0``
+``AllSubsets()``               ``prod_k (1 + x_k z_k)``
+``SetKernel()``                ``exp(|S n T|)`` on Python sets
+=============================  ==========================================
+
+The construction rules of the lectures are code: ``k1 + k2``, ``k1 * k2``,
+``c * k`` (``c > 0``), :class:`Exp`, :class:`PolynomialOf`,
+:class:`Scaled` (``f(x) k(x, z) f(z)``), :class:`Bilinear` (``x^T A z``),
+:class:`Composed` (``k(phi(x), phi(z))``) and :class:`Normalized`.
+
+The lectures' sigma forms of the Gaussian kernel
+-------------------------------------------------
+The lecture notes write the Gaussian kernel with a width in three ways;
+:func:`gamma_from_sigma` turns each into scikit-learn's ``gamma``:
+
+* ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)``, so ``gamma = 1 / sigma^2``.
+  Lecture 1's list of kernels (``000_02a3805d6f6fbf9c.txt``) writes it so.
+* ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))``, so
+  ``gamma = 1 / (2 sigma^2)``. The construction-rule lectures (the proof by
+  normalising ``exp(<x, z> / sigma^2)`` in ``002_c879b5c65700b04d.txt``) and
+  the Bayesian view (``f(x) exp(x^T x' / sigma^2) f(x')`` in
+  ``003_7ec9173b21ea9363.txt``) write it so.
+* ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma_lecture)``, a lecture's own
+  ``gamma`` dividing the squared distance, so ``gamma = 1 / gamma_lecture``.
+
+The PSD tools are :func:`is_psd`, :func:`min_eigenvalue` and
+:func:`find_non_psd_witness`.
+"""
+from __future__ import annotations
+
+import numbers
+from collections import namedtuple
+
+import numpy as np
+from scipy.spatial.distance import cdist
+
+from ._validation import (as_2d, as_pair, check_nonnegative, check_positive,
+                          check_positive_int, check_square)
+from . import features as _features
+
+__all__ = [
+    "Kernel", "Linear", "Polynomial", "RBF", "Laplacian", "Exponential",
+    "Sigmoid", "Delta", "AllSubsets", "SetKernel",
+    "Sum", "Product", "ConstantScaled", "Exp", "PolynomialOf", "Scaled",
+    "FunctionScaled", "Bilinear", "Composed", "Normalized",
+    "gamma_from_sigma", "is_psd", "min_eigenvalue", "find_non_psd_witness",
+    "Witness",
+]
+
+
+def _check_real(value, name):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number; got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite; got {name}={value!r}")
+    return float(value)
+
+
+def _fmt(value):
+    """Format a parameter for a repr: floats as Python prints them."""
+    return repr(float(value)) if isinstance(value, float) else repr(value)
+
+
+def _no_features(kernel):
+    return NotImplementedError(
+        f"{kernel!r} has no finite explicit feature map in kernelcourse; "
+        "use its Gram matrix k(X, Z) instead")
+
+
+def _tensor_rows(F1, F2):
+    """Row-wise tensor product: row i is vec(F1[i] outer F2[i]), shape (n, D1 * D2)."""
+    n = F1.shape[0]
+    return (F1[:, :, None] * F2[:, None, :]).reshape(n, F1.shape[1] * F2.shape[1])
+
+
+class Kernel:
+    """Base class: a kernel ``k(x, z)`` evaluated on whole data sets.
+
+    Subclasses implement ``_gram(X, Z, symmetric)`` on validated 2-D arrays
+    and ``_diag(X)``; those with a finite feature map implement
+    ``_features(X)`` and ``feature_dim(d)``.
+    """
+
+    def __call__(self, X, Z=None):
+        """Gram matrix ``K[i, j] = k(x_i, z_j)`` of shape ``(n_X, n_Z)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_X, d)
+        Z : array-like of shape (n_Z, d), optional
+            Defaults to ``X`` (then ``K`` is symmetric and computed as such).
+        """
+        symmetric = Z is None
+        X, Z = as_pair(X, Z)
+        return self._gram(X, Z, symmetric)
+
+    def diag(self, X):
+        """``k(x_i, x_i)`` for every row of ``X``, shape ``(n,)``, without the Gram matrix."""
+        return self._diag(as_2d(X))
+
+    def features(self, X):
+        """Explicit feature map ``phi(X)`` of shape ``(n, D)`` with ``phi(X) phi(Z)^T = k(X, Z)``.
+
+        Raises
+        ------
+        NotImplementedError
+            If the kernel has no finite feature map.
+        """
+        return self._features(as_2d(X))
+
+    def _features(self, X):
+        raise _no_features(self)
+
+    def feature_dim(self, d):
+        """Dimension ``D`` of :meth:`features` for inputs with ``d`` features."""
+        raise _no_features(self)
+
+    # construction rules as operators
+    def __add__(self, other):
+        if isinstance(other, Kernel):
+            return Sum(self, other)
+        return NotImplemented
+
+    def __mul__(self, other):
+        if isinstance(other, Kernel):
+            return Product(self, other)
+        if isinstance(other, numbers.Real) and not isinstance(other, bool):
+            return ConstantScaled(other, self)
+        return NotImplemented
+
+    __rmul__ = __mul__
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and repr(self) == repr(other)
+
+    def __hash__(self):
+        return hash(repr(self))
+
+
+# ---------------------------------------------------------------------------
+# Fast squared-distance Gram matrices
+# ---------------------------------------------------------------------------
+
+def _rbf_gram(X, Z, gamma):
+    """``exp(-gamma ||x - z||^2)`` for all pairs; ``Z=None`` means ``Z = X`` (symmetric)."""
+    sym = Z is None
+    Z = X if sym else Z
+    K = X @ Z.T
+    K *= -2.0
+    K += np.einsum("ij,ij->i", X, X)[:, None]
+    K += np.einsum("ij,ij->i", Z, Z)[None, :]
+    np.maximum(K, 0.0, out=K)
+    if sym:
+        np.fill_diagonal(K, 0.0)
+    K *= -gamma
+    return np.exp(K, out=K)
+
+
+# ---------------------------------------------------------------------------
+# Kernels on vectors
+# ---------------------------------------------------------------------------
+
+class Linear(Kernel):
+    """Linear kernel ``k(x, z) = x . z = <x, z>``; its feature map is ``phi(x) = x``."""
+
+    def _gram(self, X, Z, symmetric):
+        return X @ Z.T
+
+    def _diag(self, X):
+        return np.einsum("ij,ij->i", X, X)
+
+    def _features(self, X):
+        return X.copy()
+
+    def feature_dim(self, d):
+        return check_positive_int(d, "d")
+
+
+class Polynomial(Kernel):
+    """Polynomial kernel ``k(x, z) = (gamma x . z + coef0) ** degree`` (scikit-learn's form).
+
+    The lectures' ``(<x, z> + R)^p`` is ``Polynomial(degree=p, gamma=1.0, coef0=R)``;
+    ``(<x, z>)^p`` is ``coef0=0``.
+
+    Parameters
+    ----------
+    degree : int >= 1
+    gamma : float > 0, default 1.0
+    coef0 : float, default 1.0
+        The explicit feature map (:func:`kernelcourse.features.polynomial_map`)
+        needs ``coef0 >= 0``; the kernel is PSD then.
+    """
+
+    def __init__(self, degree, gamma=1.0, coef0=1.0):
+        self.degree = check_positive_int(degree, "degree")
+        self.gamma = check_positive(gamma, "gamma")
+        self.coef0 = _check_real(coef0, "coef0")
+
+    def _gram(self, X, Z, symmetric):
+        K = X @ Z.T
+        K *= self.gamma
+        K += self.coef0
+        return K ** self.degree
+
+    def _diag(self, X):
+        return (self.gamma * np.einsum("ij,ij->i", X, X) + self.coef0) ** self.degree
+
+    def _features(self, X):
+        return _features.polynomial_map(X, self.degree, self.gamma, self.coef0)
+
+    def feature_dim(self, d):
+        return _features.feature_dim_polynomial(d, self.degree)
+
+    def __repr__(self):
+        return (f"Polynomial(degree={self.degree}, gamma={_fmt(self.gamma)}, "
+                f"coef0={_fmt(self.coef0)})")
+
+
+class _GammaKernel(Kernel):
+    """Shared parts of the kernels with a single positive ``gamma``."""
+
+    def __init__(self, gamma=1.0):
+        self.gamma = check_positive(gamma, "gamma")
+
+    def _diag(self, X):
+        return np.ones(X.shape[0])
+
+    def __repr__(self):
+        return f"{type(self).__name__}(gamma={_fmt(self.gamma)})"
+
+
+class RBF(_GammaKernel):
+    """Gaussian (RBF) kernel ``k(x, z) = exp(-gamma ||x - z||^2)``.
+
+    The lectures' ``exp(-||x - z||^2 / (2 sigma^2))`` is
+    ``RBF(gamma=1 / (2 sigma^2))``; see :func:`gamma_from_sigma`.
+
+    The Gram matrix is computed as scikit-learn's ``rbf_kernel`` does
+    (``||x||^2 - 2 x . z + ||z||^2``, clipped at 0), in row blocks, on two
+    threads, and by symmetry when ``Z`` is omitted; it never builds an
+    ``(n, n, d)`` array.
+
+    Parameters
+    ----------
+    gamma : float > 0, default 1.0
+    """
+
+    def _gram(self, X, Z, symmetric):
+        return _rbf_gram(X, None if symmetric else Z, self.gamma)
+
+
+class Laplacian(_GammaKernel):
+    """Laplacian kernel ``k(x, z) = exp(-gamma ||x - z||_1)`` (L1 distance).
+
+    Parameters
+    ----------
+    gamma : float > 0, default 1.0
+    """
+
+    def _gram(self, X, Z, symmetric):
+        K = cdist(X, Z, "cityblock")
+        K *= -self.gamma
+        return np.exp(K, out=K)
+
+
+class Exponential(_GammaKernel):
+    """Exponential kernel ``k(x, z) = exp(-gamma ||x - z||)`` (Euclidean distance, not squared).
+
+    The lectures' ``exp(-||x - z|| / sigma)`` is ``Exponential(gamma=1 / sigma)``.
+
+    Parameters
+    ----------
+    gamma : float > 0, default 1.0
+    """
+
+    def _gram(self, X, Z, symmetric):
+        K = cdist(X, Z, "euclidean")
+        K *= -self.gamma
+        return np.exp(K, out=K)
+
+
+class Sigmoid(Kernel):
+    """Sigmoid kernel ``k(x, z) = tanh(gamma x . z + coef0)`` (scikit-learn's form).
+
+    Not positive semi-definite for many parameters (for instance ``coef0 < 0``);
+    :func:`find_non_psd_witness` finds points that show it.
+
+    Parameters
+    ----------
+    gamma : float > 0, default 1.0
+    coef0 : float, default 0.0
+    """
+
+    def __init__(self, gamma=1.0, coef0=0.0):
+        self.gamma = check_positive(gamma, "gamma")
+        self.coef0 = _check_real(coef0, "coef0")
+
+    def _gram(self, X, Z, symmetric):
+        K = X @ Z.T
+        K *= self.gamma
+        K += self.coef0
+        return np.tanh(K, out=K)
+
+    def _diag(self, X):
+        return np.tanh(self.gamma * np.einsum("ij,ij->i", X, X) + self.coef0)
+
+    def __repr__(self):
+        return f"Sigmoid(gamma={_fmt(self.gamma)}, coef0={_fmt(self.coef0)})"
+
+
+class Delta(Kernel):
+    """Kronecker delta kernel ``k(x, z) = 1 if x == z (every coordinate equal) else 0``.
+
+    Its Gram matrix on distinct points is the identity.
+    """
+
+    def _gram(self, X, Z, symmetric):
+        equal = np.ones((X.shape[0], Z.shape[0]), dtype=bool)
+        for k in range(X.shape[1]):
+            equal &= X[:, k, None] == Z[None, :, k]
+        return equal.astype(float)
+
+    def _diag(self, X):
+        return np.ones(X.shape[0])
+
+
+class AllSubsets(Kernel):
+    """All-subsets kernel ``k(x, z) = prod_k (1 + x_k z_k)``.
+
+    It is the inner product of the ``2^d`` features ``phi_A(x) = prod_{k in A} x_k``,
+    one per subset ``A`` of the ``d`` coordinates
+    (:func:`kernelcourse.features.all_subsets_map`), computed in ``O(d)`` per pair.
+    """
+
+    def _gram(self, X, Z, symmetric):
+        K = np.ones((X.shape[0], Z.shape[0]))
+        for k in range(X.shape[1]):
+            K *= 1.0 + np.outer(X[:, k], Z[:, k])
+        return K
+
+    def _diag(self, X):
+        return np.prod(1.0 + X * X, axis=1)
+
+    def _features(self, X):
+        return _features.all_subsets_map(X)
+
+    def feature_dim(self, d):
+        return _features.feature_dim_all_subsets(d)
+
+
+def _as_sets(S, name):
+    """Validate a sequence of Python sets or frozensets; return it as a list."""
+    if isinstance(S, (set, frozenset)):
+        raise TypeError(f"{name} must be a sequence of sets (one per sample); got a single "
+                        f"{type(S).__name__}; wrap it in a list")
+    if isinstance(S, np.ndarray) or not isinstance(S, (list, tuple)):
+        shape = f" with shape {S.shape}" if isinstance(S, np.ndarray) else ""
+        raise TypeError(f"{name} must be a list or tuple of Python sets; "
+                        f"got {type(S).__name__}{shape}")
+    if len(S) == 0:
+        raise ValueError(f"{name} must hold at least one set; got an empty {type(S).__name__}")
+    for i, s in enumerate(S):
+        if not isinstance(s, (set, frozenset)):
+            raise TypeError(f"{name}[{i}] must be a set or frozenset; got {type(s).__name__}: {s!r}")
+    return list(S)
+
+
+class SetKernel(Kernel):
+    """Kernel on finite sets ``k(S, T) = exp(|S n T|)`` (size of the intersection).
+
+    Inputs are lists (or tuples) of Python ``set``/``frozenset`` objects, one per
+    sample, not 2-D arrays. ``|S n T|`` is computed for all pairs at once as
+    ``B_S B_T^T`` with 0/1 membership matrices over the union of the elements.
+    """
+
+    def __call__(self, S, T=None):
+        S = _as_sets(S, "S")
+        T = S if T is None else _as_sets(T, "T")
+        return np.exp(self._intersections(S, T))
+
+    def diag(self, S):
+        S = _as_sets(S, "S")
+        return np.exp(np.array([len(s) for s in S], dtype=float))
+
+    def features(self, S):
+        raise _no_features(self)
+
+    @staticmethod
+    def _intersections(S, T):
+        universe = {}
+        for s in list(S) + list(T):
+            for u in s:
+                universe.setdefault(u, len(universe))
+
+        def membership(sets):
+            B = np.zeros((len(sets), max(len(universe), 1)))
+            for i, s in enumerate(sets):
+                B[i, [universe[u] for u in s]] = 1.0
+            return B
+
+        return membership(S) @ membership(T).T
+
+
+# ---------------------------------------------------------------------------
+# Construction rules
+# ---------------------------------------------------------------------------
+
+def _check_kernel(k, name="k"):
+    if not isinstance(k, Kernel):
+        raise TypeError(f"{name} must be a kernelcourse Kernel; got {type(k).__name__}: {k!r}")
+    return k
+
+
+def _wrap(k, loose=()):
+    """repr of a child kernel, parenthesised when it binds more loosely."""
+    text = repr(k)
+    return f"({text})" if isinstance(k, loose) else text
+
+
+class Sum(Kernel):
+    """Sum ``k(x, z) = k1(x, z) + k2(x, z)``; its features concatenate ``[phi1(x), phi2(x)]``."""
+
+    def __init__(self, k1, k2):
+        self.k1 = _check_kernel(k1, "k1")
+        self.k2 = _check_kernel(k2, "k2")
+
+    def __call__(self, X, Z=None):
+        return self.k1(X, Z) + self.k2(X, Z)
+
+    def diag(self, X):
+        return self.k1.diag(X) + self.k2.diag(X)
+
+    def features(self, X):
+        return np.hstack([self.k1.features(X), self.k2.features(X)])
+
+    def feature_dim(self, d):
+        return self.k1.feature_dim(d) + self.k2.feature_dim(d)
+
+    def __repr__(self):
+        return f"{self.k1!r} + {self.k2!r}"
+
+
+class Product(Kernel):
+    """Product ``k(x, z) = k1(x, z) k2(x, z)``; its features are the tensor product
+    ``phi1(x) (x) phi2(x)`` of dimension ``D1 * D2``."""
+
+    def __init__(self, k1, k2):
+        self.k1 = _check_kernel(k1, "k1")
+        self.k2 = _check_kernel(k2, "k2")
+
+    def __call__(self, X, Z=None):
+        return self.k1(X, Z) * self.k2(X, Z)
+
+    def diag(self, X):
+        return self.k1.diag(X) * self.k2.diag(X)
+
+    def features(self, X):
+        return _tensor_rows(self.k1.features(X), self.k2.features(X))
+
+    def feature_dim(self, d):
+        return self.k1.feature_dim(d) * self.k2.feature_dim(d)
+
+    def __repr__(self):
+        return f"{_wrap(self.k1, (Sum,))} * {_wrap(self.k2, (Sum, Product, ConstantScaled))}"
+
+
+class ConstantScaled(Kernel):
+    """Scaling by a constant ``k(x, z) = c k1(x, z)`` with ``c > 0``; written ``c * k1``.
+
+    Its features are ``sqrt(c) phi1(x)``.
+    """
+
+    def __init__(self, c, k):
+        self.c = check_positive(c, "c")
+        self.k = _check_kernel(k)
+
+    def __call__(self, X, Z=None):
+        return self.c * self.k(X, Z)
+
+    def diag(self, X):
+        return self.c * self.k.diag(X)
+
+    def features(self, X):
+        return np.sqrt(self.c) * self.k.features(X)
+
+    def feature_dim(self, d):
+        return self.k.feature_dim(d)
+
+    def __repr__(self):
+        return f"{_fmt(self.c)} * {_wrap(self.k, (Sum,))}"
+
+
+class Exp(Kernel):
+    """Exponential of a kernel ``k(x, z) = exp(k1(x, z))`` (elementwise).
+
+    A limit of polynomials with positive coefficients, so a kernel; its feature
+    space is infinite-dimensional.
+    """
+
+    def __init__(self, k):
+        self.k = _check_kernel(k)
+
+    def __call__(self, X, Z=None):
+        return np.exp(self.k(X, Z))
+
+    def diag(self, X):
+        return np.exp(self.k.diag(X))
+
+    def features(self, X):
+        raise _no_features(self)
+
+    def __repr__(self):
+        return f"Exp({self.k!r})"
+
+
+class PolynomialOf(Kernel):
+    """Polynomial of a kernel ``k(x, z) = sum_i coeffs[i] * k1(x, z) ** i`` (elementwise).
+
+    Parameters
+    ----------
+    k : Kernel
+    coeffs : sequence of float >= 0
+        ``coeffs[0]`` is the constant term, ``coeffs[i]`` multiplies ``k1 ** i``.
+        Non-negative coefficients keep the result a kernel.
+
+    Its features stack ``sqrt(coeffs[i])`` times the ``i``-fold tensor power of
+    ``phi1``, dimension ``sum_i D1 ** i``.
+    """
+
+    def __init__(self, k, coeffs):
+        self.k = _check_kernel(k)
+        coeffs = list(np.atleast_1d(np.asarray(coeffs, dtype=float)))
+        if len(coeffs) == 0 or np.ndim(coeffs) != 1:
+            raise ValueError(f"coeffs must be a non-empty 1-D sequence; got {coeffs!r}")
+        bad = [(i, c) for i, c in enumerate(coeffs) if not np.isfinite(c) or c < 0]
+        if bad:
+            i, c = bad[0]
+            raise ValueError(f"coeffs must be finite and non-negative for the result to be a "
+                             f"kernel; got coeffs[{i}]={c!r}")
+        self.coeffs = tuple(float(c) for c in coeffs)
+
+    def _evaluate(self, K):
+        out = np.zeros_like(K)
+        power = np.ones_like(K)
+        for i, c in enumerate(self.coeffs):
+            if i > 0:
+                power = power * K
+            out += c * power
+        return out
+
+    def __call__(self, X, Z=None):
+        return self._evaluate(self.k(X, Z))
+
+    def diag(self, X):
+        return self._evaluate(self.k.diag(X))
+
+    def features(self, X):
+        F = self.k.features(X)
+        blocks, power = [], np.ones((F.shape[0], 1))
+        for i, c in enumerate(self.coeffs):
+            if i > 0:
+                power = _tensor_rows(power, F)
+            blocks.append(np.sqrt(c) * power)
+        return np.hstack(blocks)
+
+    def feature_dim(self, d):
+        D = self.k.feature_dim(d)
+        return sum(D ** i for i in range(len(self.coeffs)))
+
+    def __repr__(self):
+        return f"PolynomialOf({self.k!r}, coeffs={self.coeffs!r})"
+
+
+def _func_name(f):
+    return getattr(f, "__name__", type(f).__name__)
+
+
+class Scaled(Kernel):
+    """Function scaling ``k(x, z) = f(x) k1(x, z) f(z)`` for any real function ``f``.
+
+    Parameters
+    ----------
+    k : Kernel
+    f : callable
+        Maps a 2-D array ``X`` of shape ``(n, d)`` to a 1-D array of ``n`` values.
+
+    Its features are ``f(x) phi1(x)``. Also available as ``FunctionScaled``.
+    """
+
+    def __init__(self, k, f):
+        self.k = _check_kernel(k)
+        if not callable(f):
+            raise TypeError(f"f must be callable, mapping X of shape (n, d) to n values; "
+                            f"got {type(f).__name__}")
+        self.f = f
+
+    def _f(self, X):
+        X = as_2d(X)
+        fX = np.asarray(self.f(X), dtype=float)
+        if fX.shape not in ((X.shape[0],), (X.shape[0], 1)):
+            raise ValueError(f"f must return one value per row of X (shape ({X.shape[0]},)); "
+                             f"got shape {fX.shape} for X with shape {X.shape}")
+        return fX.reshape(-1)
+
+    def __call__(self, X, Z=None):
+        fX = self._f(X)
+        fZ = fX if Z is None else self._f(Z)
+        return fX[:, None] * self.k(X, Z) * fZ[None, :]
+
+    def diag(self, X):
+        return self._f(X) ** 2 * self.k.diag(X)
+
+    def features(self, X):
+        return self._f(X)[:, None] * self.k.features(X)
+
+    def feature_dim(self, d):
+        return self.k.feature_dim(d)
+
+    def __repr__(self):
+        return f"Scaled({self.k!r}, f={_func_name(self.f)})"
+
+
+FunctionScaled = Scaled
+
+
+class Bilinear(Kernel):
+    """Bilinear kernel ``k(x, z) = x^T A z`` for a symmetric PSD matrix ``A``.
+
+    Its features are ``L^T x`` with ``A = L L^T`` (``L = V sqrt(Lambda)`` from the
+    eigendecomposition of ``A``), dimension ``d``.
+
+    Parameters
+    ----------
+    A : array-like of shape (d, d), symmetric positive semi-definite
+    """
+
+    def __init__(self, A):
+        A = check_square(A, "A").copy()
+        if not np.allclose(A, A.T, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(A).max())):
+            raise ValueError(f"A must be symmetric; got max |A - A^T| = {np.abs(A - A.T).max():.3g}")
+        lam = np.linalg.eigvalsh(A)
+        if lam[0] < -_default_tol(lam, A.shape[0]):
+            raise ValueError(f"A must be positive semi-definite; its smallest eigenvalue is "
+                             f"{lam[0]:.6g}")
+        self.A = A
+
+    def _check_dim(self, X, name="X"):
+        if X.shape[1] != self.A.shape[0]:
+            raise ValueError(f"{name} must have {self.A.shape[0]} features to match A with "
+                             f"shape {self.A.shape}; got {name} with shape {X.shape}")
+
+    def _gram(self, X, Z, symmetric):
+        self._check_dim(X)
+        return X @ self.A @ Z.T
+
+    def _diag(self, X):
+        self._check_dim(X)
+        return np.einsum("ij,jk,ik->i", X, self.A, X)
+
+    def _features(self, X):
+        self._check_dim(X)
+        lam, V = np.linalg.eigh(self.A)
+        L = V * np.sqrt(np.clip(lam, 0.0, None))
+        return X @ L
+
+    def feature_dim(self, d):
+        d = check_positive_int(d, "d")
+        if d != self.A.shape[0]:
+            raise ValueError(f"d must be {self.A.shape[0]} to match A with shape {self.A.shape}; got d={d}")
+        return d
+
+    def __repr__(self):
+        if self.A.size <= 9:
+            return f"Bilinear(A={self.A.tolist()})"
+        return f"Bilinear(A=<{self.A.shape[0]}x{self.A.shape[1]} matrix>)"
+
+
+class Composed(Kernel):
+    """Composition with a map ``k(x, z) = k1(phi(x), phi(z))``.
+
+    Parameters
+    ----------
+    k : Kernel
+        The kernel applied after the map.
+    phi : callable
+        Maps the inputs (e.g. an array of shape ``(n, d)``) to what ``k`` takes,
+        one row per sample.
+
+    Its features are ``phi1(phi(x))`` when ``k`` has a finite map.
+    """
+
+    def __init__(self, k, phi):
+        self.k = _check_kernel(k)
+        if not callable(phi):
+            raise TypeError(f"phi must be callable; got {type(phi).__name__}")
+        self.phi = phi
+
+    def __call__(self, X, Z=None):
+        return self.k(self.phi(X), None if Z is None else self.phi(Z))
+
+    def diag(self, X):
+        return self.k.diag(self.phi(X))
+
+    def features(self, X):
+        return self.k.features(self.phi(X))
+
+    def feature_dim(self, d):
+        d = check_positive_int(d, "d")
+        mapped = np.asarray(self.phi(np.zeros((1, d))))
+        return self.k.feature_dim(mapped.shape[1])
+
+    def __repr__(self):
+        return f"Composed({self.k!r}, phi={_func_name(self.phi)})"
+
+
+class Normalized(Kernel):
+    """Normalised kernel ``k(x, z) = k1(x, z) / sqrt(k1(x, x) k1(z, z))``.
+
+    The cosine of the angle between ``phi1(x)`` and ``phi1(z)``: unit diagonal.
+    Its features are ``phi1(x) / ||phi1(x)||``.
+    """
+
+    def __init__(self, k):
+        self.k = _check_kernel(k)
+
+    def _norms(self, X, name):
+        d = self.k.diag(X)
+        if np.any(d <= 0):
+            i = int(np.argmax(d <= 0))
+            raise ValueError(f"cannot normalise {self.k!r}: k(x, x) = {d[i]!r} <= 0 at row {i} of {name}")
+        return np.sqrt(d)
+
+    def __call__(self, X, Z=None):
+        nX = self._norms(X, "X")
+        nZ = nX if Z is None else self._norms(Z, "Z")
+        return self.k(X, Z) / nX[:, None] / nZ[None, :]
+
+    def diag(self, X):
+        self._norms(X, "X")
+        return np.ones(len(X))
+
+    def features(self, X):
+        return self.k.features(X) / self._norms(X, "X")[:, None]
+
+    def feature_dim(self, d):
+        return self.k.feature_dim(d)
+
+    def __repr__(self):
+        return f"Normalized({self.k!r})"
+
+
+# ---------------------------------------------------------------------------
+# The lectures' sigma forms
+# ---------------------------------------------------------------------------
+
+_SIGMA_FORMS = {
+    "sigma2": "exp(-||x-z||^2 / sigma^2) -> gamma = 1 / sigma^2",
+    "two_sigma2": "exp(-||x-z||^2 / (2 sigma^2)) -> gamma = 1 / (2 sigma^2)",
+    "gamma_divides": "exp(-||x-z||^2 / gamma_lecture) -> gamma = 1 / gamma_lecture",
+}
+
+
+def gamma_from_sigma(sigma, form):
+    """Convert a lecture's Gaussian width into scikit-learn's ``gamma`` for :class:`RBF`.
+
+    Parameters
+    ----------
+    sigma : float > 0
+        The width as the lecture writes it (for ``'gamma_divides'`` the lecture's
+        own ``gamma``).
+    form : {'sigma2', 'two_sigma2', 'gamma_divides'}
+        ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)`` gives ``1 / sigma^2``;
+        ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))`` gives ``1 / (2 sigma^2)``;
+        ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma)`` gives ``1 / gamma``.
+
+    Returns
+    -------
+    float
+        ``gamma`` such that ``RBF(gamma)`` is the lecture's kernel.
+
+    Examples
+    --------
+    >>> gamma_from_sigma(2.0, "two_sigma2")
+    0.125
+    """
+    sigma = check_positive(sigma, "sigma")
+    if form == "sigma2":
+        return 1.0 / sigma ** 2
+    if form == "two_sigma2":
+        return 1.0 / (2.0 * sigma ** 2)
+    if form == "gamma_divides":
+        return 1.0 / sigma
+    raise ValueError(f"form must be one of {sorted(_SIGMA_FORMS)}; got form={form!r}")
+
+
+# ---------------------------------------------------------------------------
+# PSD tools
+# ---------------------------------------------------------------------------
+
+def _default_tol(eigenvalues, n):
+    """``1e-10 * max(1, max |eigenvalue|) * n``: the default PSD tolerance."""
+    return 1e-10 * max(1.0, float(np.max(np.abs(eigenvalues)))) * n
+
+
+def _check_symmetric(K, name="K"):
+    scale = max(1.0, float(np.abs(K).max()))
+    asym = float(np.abs(K - K.T).max())
+    return asym <= 1e-10 * scale, asym
+
+
+def min_eigenvalue(K):
+    """Smallest eigenvalue of a symmetric Gram matrix ``K``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+        Must be symmetric (up to ``1e-10`` relative to its largest entry).
+
+    Returns
+    -------
+    float
+    """
+    K = check_square(K)
+    ok, asym = _check_symmetric(K)
+    if not ok:
+        raise ValueError(f"K must be symmetric; got max |K - K^T| = {asym:.3g} for shape {K.shape}")
+    return float(np.linalg.eigvalsh((K + K.T) / 2)[0])
+
+
+def is_psd(K, tol=None):
+    """Whether ``K`` is symmetric positive semi-definite.
+
+    ``K`` passes when it is symmetric (``max |K - K^T| <= 1e-10 max(1, max |K|)``) and
+    its smallest eigenvalue is ``>= -tol``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n, n)
+    tol : float >= 0, optional
+        Defaults to ``1e-10 * max(1, max |eigenvalue|) * n``, which absorbs the
+        rounding of an eigensolver on an ``n x n`` matrix.
+
+    Returns
+    -------
+    bool
+    """
+    K = check_square(K)
+    if not _check_symmetric(K)[0]:
+        return False
+    lam = np.linalg.eigvalsh((K + K.T) / 2)
+    tol = _default_tol(lam, K.shape[0]) if tol is None else check_nonnegative(tol, "tol")
+    return bool(lam[0] >= -tol)
+
+
+Witness = namedtuple("Witness", ["X", "K", "min_eigenvalue"])
+Witness.__doc__ = """Points ``X`` whose Gram matrix ``K`` has the negative eigenvalue ``min_eigenvalue``."""
+
+
+def find_non_psd_witness(func, d=1, n_points=(2, 3, 4, 5, 6), trials=200, scale=2.0,
+                         random_state=0):
+    """Search small random point sets for a Gram matrix that is not PSD.
+
+    A function that is a kernel gives a PSD Gram matrix on every finite set; one
+    set with a negative eigenvalue proves that ``func`` is no kernel.
+
+    Parameters
+    ----------
+    func : Kernel or callable ``func(X, Z) -> (n_X, n_Z)`` matrix
+        For example ``Sigmoid(gamma=1.0, coef0=-1.0)`` or a distance used as a
+        similarity, ``lambda X, Z: cdist(X, Z)``.
+    d : int >= 1
+        Dimension of the random points.
+    n_points : int or sequence of int
+        Sizes of the point sets to try, smallest first.
+    trials : int >= 1
+        Random point sets per size.
+    scale : float > 0
+        Points are drawn from ``N(0, scale^2 I)``.
+    random_state : int or numpy Generator
+
+    Returns
+    -------
+    Witness or None
+        ``Witness(X, K, min_eigenvalue)`` for the first set found whose smallest
+        eigenvalue is below ``-tol`` (the default tolerance of :func:`is_psd`),
+        or ``None`` when no set was found.
+    """
+    if not callable(func):
+        raise TypeError(f"func must be a kernel or a callable func(X, Z); got {type(func).__name__}")
+    d = check_positive_int(d, "d")
+    trials = check_positive_int(trials, "trials")
+    scale = check_positive(scale, "scale")
+    sizes = [n_points] if isinstance(n_points, numbers.Integral) else list(n_points)
+    sizes = [check_positive_int(n, "n_points") for n in sizes]
+    rng = np.random.default_rng(random_state)
+    for n in sizes:
+        for _ in range(trials):
+            X = rng.normal(scale=scale, size=(n, d))
+            K = np.asarray(func(X, X), dtype=float)
+            if K.shape != (n, n):
+                raise ValueError(f"func(X, X) must return shape ({n}, {n}) for X with shape "
+                                 f"{X.shape}; got {K.shape}")
+            lam = np.linalg.eigvalsh((K + K.T) / 2)
+            if lam[0] < -_default_tol(lam, n):
+                return Witness(X, K, float(lam[0]))
+    return None
