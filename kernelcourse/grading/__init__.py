@@ -1,0 +1,17 @@
+"""Exercises that grade themselves.
+
+``check(question_id, function)`` in a notebook, questions defined with
+:class:`Question` in ``grading/questions/lectureN.py``, and the grading
+command and exercise pipeline behind ``kernelcourse grade`` and
+``kernelcourse exercises build``. See :mod:`kernelcourse.grading.core` for the
+question API.
+"""
+from .core import (Case, Diagnosis, Property, Question, Result, check, evaluate, format_value,
+                   reset_session, run_answer, score, session_points, values_match)
+from .questions import all_questions, get_question
+
+__all__ = [
+    "Case", "Diagnosis", "Property", "Question", "Result", "check", "evaluate", "format_value",
+    "reset_session", "run_answer", "score", "session_points", "values_match",
+    "all_questions", "get_question",
+]

@@ -1,0 +1,113 @@
+"""Plain data in and out of a grading worker, as JSON text.
+
+The grader never unpickles anything a submission produced. Inputs and answers
+travel as JSON, with a few tags for the types JSON lacks:
+
+==================  ==========================================================
+Python value        JSON form
+==================  ==========================================================
+None, bool, int,    themselves (floats keep every digit: JSON writes ``repr``;
+float, str          NaN and inf are written as ``NaN`` / ``Infinity``)
+numpy array         ``{"$nd": dtype, "shape": [...], "data": [...]}`` for bool,
+                    integer and float dtypes only
+numpy scalar        the matching Python scalar
+tuple               ``{"$tuple": [...]}``
+list                a JSON list
+set, frozenset      ``{"$set": [...]}`` / ``{"$frozenset": [...]}``
+dict                ``{"$dict": [[key, value], ...]}``
+==================  ==========================================================
+
+Anything else (functions, generators, objects, complex numbers) raises
+:class:`UnsupportedValue`, naming the type: a question's cases and its answers
+are plain data.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+__all__ = ["UnsupportedValue", "encode", "decode", "dumps", "loads", "roundtrip"]
+
+_MAX_DEPTH = 20
+
+
+class UnsupportedValue(TypeError):
+    """A value that cannot travel between the grader and its worker."""
+
+
+def encode(obj, _depth: int = 0):
+    """Return a JSON-ready form of ``obj`` (see the module docstring)."""
+    if _depth > _MAX_DEPTH:
+        raise UnsupportedValue(f"value nested deeper than {_MAX_DEPTH} levels")
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, (int, float)) and not isinstance(obj, np.generic):
+        return int(obj) if isinstance(obj, int) else float(obj)
+    if isinstance(obj, np.generic):
+        if obj.dtype.kind in "biuf":
+            return obj.item()
+        raise UnsupportedValue(f"numpy scalar of dtype {obj.dtype} is not supported")
+    if isinstance(obj, np.ndarray):
+        arr = np.asarray(obj)
+        if arr.dtype.kind not in "biuf":
+            raise UnsupportedValue(
+                f"numpy array of dtype {arr.dtype} is not supported (use bool, int or float)")
+        return {"$nd": arr.dtype.str, "shape": list(arr.shape), "data": arr.ravel().tolist()}
+    if isinstance(obj, tuple):
+        return {"$tuple": [encode(v, _depth + 1) for v in obj]}
+    if isinstance(obj, list):
+        return [encode(v, _depth + 1) for v in obj]
+    if isinstance(obj, (set, frozenset)):
+        tag = "$frozenset" if isinstance(obj, frozenset) else "$set"
+        return {tag: [encode(v, _depth + 1) for v in obj]}
+    if isinstance(obj, dict):
+        return {"$dict": [[encode(k, _depth + 1), encode(v, _depth + 1)] for k, v in obj.items()]}
+    raise UnsupportedValue(
+        f"a value of type {type(obj).__name__} cannot be graded; return numbers, "
+        "numpy arrays, or lists/tuples of them")
+
+
+def _hashable(v):
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, set):
+        return frozenset(v)
+    return v
+
+
+def decode(obj):
+    """Inverse of :func:`encode`."""
+    if isinstance(obj, list):
+        return [decode(v) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    if "$nd" in obj:
+        dtype = np.dtype(obj["$nd"])
+        if dtype.kind not in "biuf":
+            raise UnsupportedValue(f"array of dtype {dtype} is not supported")
+        return np.array(obj["data"], dtype=dtype).reshape(obj["shape"])
+    if "$tuple" in obj:
+        return tuple(decode(v) for v in obj["$tuple"])
+    if "$set" in obj:
+        return {_hashable(decode(v)) for v in obj["$set"]}
+    if "$frozenset" in obj:
+        return frozenset(_hashable(decode(v)) for v in obj["$frozenset"])
+    if "$dict" in obj:
+        return {_hashable(decode(k)): decode(v) for k, v in obj["$dict"]}
+    raise UnsupportedValue(f"unknown tagged value with keys {sorted(obj)[:3]}")
+
+
+def dumps(obj) -> str:
+    """Encode ``obj`` as one line of JSON text."""
+    return json.dumps(encode(obj), separators=(",", ":"))
+
+
+def loads(text: str):
+    """Decode one line of JSON text written by :func:`dumps`."""
+    return decode(json.loads(text))
+
+
+def roundtrip(obj):
+    """What ``obj`` becomes after a trip through the worker's format."""
+    return loads(dumps(obj))
