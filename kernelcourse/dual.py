@@ -23,14 +23,13 @@ Functions take plain arrays; a Gram matrix ``K`` can come from any kernel object
 """
 from __future__ import annotations
 
-from math import comb
-
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 
 from kernelcourse._validation import (as_2d, as_labels, check_positive, check_positive_int,
                                       check_square)
+from kernelcourse.features import feature_dim_homogeneous
 
 __all__ = [
     "ridge_ratio",
@@ -45,8 +44,6 @@ __all__ = [
     "map_logistic_objective",
     "map_logistic_primal",
     "map_logistic_alpha",
-    "quadratic_map",
-    "polynomial_feature_count",
     "kernel_trick_costs",
     "hinge_objective",
     "map_hinge_dual",
@@ -351,41 +348,12 @@ def map_logistic_alpha(X, y, w, lam):
 # ----------------------------------------------------------------------------------------
 # 4.4 The kernel trick: explicit features against the kernel
 # ----------------------------------------------------------------------------------------
-def quadratic_map(X):
-    """The lecture's map for ``k(x, z) = (x^T z)^2`` in two dimensions.
-
-    ``phi(x) = (x1^2, sqrt(2) x1 x2, x2^2)``, so that ``phi(x)^T phi(z) = (x^T z)^2``. For any
-    dimension use ``kernelcourse.features.homogeneous_polynomial_map``.
-
-    Parameters
-    ----------
-    X : array of shape (n, 2)
-
-    Returns
-    -------
-    Phi : array of shape (n, 3)
-    """
-    X = as_2d(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"quadratic_map is the two-dimensional map; got X with shape {X.shape} "
-                         "(use kernelcourse.features.homogeneous_polynomial_map for other sizes)")
-    x1, x2 = X[:, 0], X[:, 1]
-    return np.column_stack([x1 ** 2, np.sqrt(2) * x1 * x2, x2 ** 2])
-
-
-def polynomial_feature_count(m, p):
-    """Number of features of ``k(x, z) = (x^T z)^p`` on ``R^m``: ``M = C(m + p - 1, p)``.
-
-    One feature per monomial of degree ``p`` in ``m`` variables (``x1^2, x1 x2, x2^2`` for
-    ``m = 2, p = 2``). For fixed ``p`` it grows as ``m^p / p!``, i.e. ``M = O(m^p)``.
-    """
-    m = check_positive_int(m, "m")
-    p = check_positive_int(p, "p")
-    return comb(m + p - 1, p)
-
-
 def kernel_trick_costs(m, p):
-    """Arithmetic operations to get ``k(x, z) = (x^T z)^p`` both ways.
+    """Arithmetic operations to get ``k(x, z) = (x^T z)^p`` on ``R^m`` both ways.
+
+    The explicit map is ``kernelcourse.features.homogeneous_polynomial_map``: one feature per
+    monomial of degree ``p``, ``M = C(m + p - 1, p)`` of them (``(x1^2, sqrt(2) x1 x2, x2^2)``
+    for ``m = p = 2``), which for fixed ``p`` grows as ``m^p / p!``.
 
     Returns
     -------
@@ -397,7 +365,9 @@ def kernel_trick_costs(m, p):
         ``"kernel"``: ``2 m - 1`` for ``x^T z`` plus ``p - 1`` multiplications for the power:
         ``O(m)``.
     """
-    M = polynomial_feature_count(m, p)
+    m = check_positive_int(m, "m")
+    p = check_positive_int(p, "p")
+    M = feature_dim_homogeneous(m, p)
     return {"M": M, "explicit": 2 * M * (p - 1) + 2 * M - 1, "kernel": 2 * m - 1 + (p - 1)}
 
 

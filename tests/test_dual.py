@@ -8,6 +8,7 @@ from scipy.optimize import approx_fprime
 from sklearn.linear_model import LogisticRegression, Ridge
 
 from kernelcourse import dual
+from kernelcourse.features import homogeneous_polynomial_map
 
 
 @pytest.fixture
@@ -135,9 +136,10 @@ def test_map_regression_estimator_linear_and_kernel(regression):
 
     Xq, Xq_new = X[:, :2], X_new[:, :2]
     kernel_model = dual.MAPRegression(SIGMA, LAM, kernel=quad).fit(Xq, y)
-    Phi = dual.quadratic_map(Xq)
+    Phi = homogeneous_polynomial_map(Xq, 2)                 # (x1^2, sqrt2 x1 x2, x2^2)
     w_phi = dual.map_linear_primal(Phi, y, SIGMA, LAM)
-    assert_allclose(kernel_model.predict(Xq_new), dual.quadratic_map(Xq_new) @ w_phi, rtol=1e-8)
+    assert_allclose(kernel_model.predict(Xq_new), homogeneous_polynomial_map(Xq_new, 2) @ w_phi,
+                    rtol=1e-8)
     assert not hasattr(kernel_model, "coef_")
 
 
@@ -204,30 +206,25 @@ def test_logistic_newton_reports_when_it_cannot_converge(classification):
 
 
 # 4.4 -------------------------------------------------------------------------------------
-def test_quadratic_map_reproduces_the_squared_dot_product():
+def test_the_lectures_quadratic_map_reproduces_the_squared_dot_product():
     rng = np.random.default_rng(3)
     X, Z = rng.normal(size=(6, 2)), rng.normal(size=(5, 2))
-    assert_allclose(dual.quadratic_map(X) @ dual.quadratic_map(Z).T, (X @ Z.T) ** 2, rtol=1e-12)
-    assert_allclose(dual.quadratic_map([[1.0, 2.0]]), [[1.0, 2 * np.sqrt(2), 4.0]])
+    phi = homogeneous_polynomial_map
+    assert_allclose(phi(X, 2) @ phi(Z, 2).T, (X @ Z.T) ** 2, rtol=1e-12)
+    assert_allclose(phi([[1.0, 2.0]], 2), [[1.0, 2 * np.sqrt(2), 4.0]])
 
 
-def test_polynomial_feature_count_counts_the_monomials():
+def test_feature_count_counts_the_monomials_and_matches_the_explicit_map():
     for m in range(1, 7):
         for p in range(1, 5):
             monomials = set(combinations_with_replacement(range(m), p))
-            assert dual.polynomial_feature_count(m, p) == len(monomials)
-    assert dual.polynomial_feature_count(2, 2) == 3          # the lecture's example
-    assert dual.polynomial_feature_count(100, 2) == 100 + 100 * 99 // 2
-
-
-def test_feature_count_matches_the_explicit_polynomial_map():
-    features = pytest.importorskip("kernelcourse.features")
-    if not hasattr(features, "homogeneous_polynomial_map"):
-        pytest.skip("kernelcourse.features.homogeneous_polynomial_map not written yet")
+            assert dual.kernel_trick_costs(m, p)["M"] == len(monomials)
+    assert dual.kernel_trick_costs(2, 2)["M"] == 3                  # the lecture's example
+    assert dual.kernel_trick_costs(100, 2)["M"] == 100 + 100 * 99 // 2
     X = np.random.default_rng(0).normal(size=(3, 4))
     for p in (1, 2, 3):
-        Phi = features.homogeneous_polynomial_map(X, p)
-        assert Phi.shape == (3, dual.polynomial_feature_count(4, p))
+        Phi = homogeneous_polynomial_map(X, p)
+        assert Phi.shape == (3, dual.kernel_trick_costs(4, p)["M"])
         assert_allclose(Phi @ Phi.T, (X @ X.T) ** p, rtol=1e-10)
 
 
@@ -311,10 +308,8 @@ def test_mismatched_shapes_are_named(regression):
         dual.dual_predict(np.zeros((3, 25)), np.zeros(24))
     with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]"):
         dual.map_logistic_primal(X, y, LAM)
-    with pytest.raises(ValueError, match=r"quadratic_map is the two-dimensional map; got X with shape \(25, 4\)"):
-        dual.quadratic_map(X)
     with pytest.raises(ValueError, match="p must be a positive integer; got p=0"):
-        dual.polynomial_feature_count(3, 0)
+        dual.kernel_trick_costs(3, 0)
 
 
 def test_non_psd_gram_matrix_is_reported(regression):
