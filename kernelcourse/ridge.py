@@ -1,0 +1,218 @@
+"""Ridge regression in the primal and in the dual, and kernel ridge regression.
+
+Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.1-3.3.
+Ridge regression chooses the linear function ``g(x) = <w, x>`` minimising
+
+    L_lam(w, S) = lam ||w||^2 + ||xi||^2,    xi = y - X w.
+
+Setting the gradient to zero gives the **primal** solution
+
+    w = (X^T X + lam I_n)^-1 X^T y,
+
+and writing ``w = X^T alpha`` gives the **dual** solution
+
+    alpha = (X X^T + lam I_m)^-1 y = (K + lam I_m)^-1 y,
+    g(x) = sum_i alpha_i <x, x_i>.
+
+Only inner products appear in the dual, so any kernel may replace them:
+that is kernel ridge regression. Every linear system here is solved through
+a Cholesky factorisation (``scipy.linalg.cho_factor``/``cho_solve``), never an
+explicit inverse. ``lam = 0`` is least squares, solved through the
+pseudo-inverse (minimum-norm least squares), as the lecture suggests when
+``X^T X`` (or ``K``) is singular.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+
+from ._validation import as_2d, check_nonnegative, check_square
+
+__all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]
+
+
+def _as_targets(y, n: int, name: str = "y") -> np.ndarray:
+    """Return targets as a float array of shape (n,) or (n, k), checking its length."""
+    arr = np.asarray(y, dtype=float)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D (n,) or 2-D (n, k); got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} targets but there are {n} samples")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return arr
+
+
+def _solve_regularised(A, b, lam: float, name: str) -> np.ndarray:
+    """Solve ``(A + lam I) x = b`` for a symmetric PSD ``A`` that the caller owns.
+
+    ``A`` is overwritten (its diagonal is shifted and the factor is written in
+    place), so callers pass their own copy. ``lam = 0`` uses the minimum-norm
+    least-squares solution, i.e. the pseudo-inverse.
+    """
+    if lam == 0.0:
+        # lam -> 0: least squares through the pseudo-inverse; lstsq with the
+        # SVD driver gives pinv(A) b without forming pinv(A).
+        x, *_ = linalg.lstsq(A, b, lapack_driver="gelsd", check_finite=False)
+        return x
+    A.flat[:: A.shape[0] + 1] += lam
+    try:
+        factor = linalg.cho_factor(A, lower=True, overwrite_a=True, check_finite=False)
+    except linalg.LinAlgError:
+        raise ValueError(
+            f"{name} + lam I is not positive definite (lam={lam!r}): the matrix is not a valid "
+            f"kernel matrix, or lam is too small against its round-off; check that {name} is "
+            f"symmetric positive semi-definite, raise lam, or use lam=0 for the pseudo-inverse"
+        ) from None
+    return linalg.cho_solve(factor, b, overwrite_b=False, check_finite=False)
+
+
+def primal_ridge(X, y, lam: float) -> np.ndarray:
+    """Primal ridge regression weights.
+
+    .. math:: w = (X^T X + \\lambda I_n)^{-1} X^T y
+
+    Parameters
+    ----------
+    X : array of shape (m, n)
+        Training inputs, one example per row.
+    y : array of shape (m,) or (m, k)
+        Training targets.
+    lam : float >= 0
+        Regularisation ``lambda``. ``lam = 0`` gives least squares through the
+        pseudo-inverse, ``w = X^+ y`` (the minimum-norm solution).
+
+    Returns
+    -------
+    w : array of shape (n,) or (n, k)
+        Weights of ``g(x) = <w, x>`` (no offset: the lecture's function is
+        homogeneous).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 0.0], [0.0, 2.0]]); y = np.array([1.0, 2.0])
+    >>> primal_ridge(X, y, lam=0.0).round(6)
+    array([1., 1.])
+    """
+    X = as_2d(X, "X")
+    y = _as_targets(y, X.shape[0])
+    lam = check_nonnegative(lam, "lam")
+    if lam == 0.0:
+        w, *_ = linalg.lstsq(X, y, lapack_driver="gelsd", check_finite=False)
+        return w
+    return _solve_regularised(X.T @ X, X.T @ y, lam, "X^T X")
+
+
+def dual_ridge(K, y, lam: float) -> np.ndarray:
+    """Dual ridge regression coefficients from a Gram matrix.
+
+    .. math:: \\alpha = (K + \\lambda I_m)^{-1} y, \\qquad K_{ij} = \\kappa(x_i, x_j)
+
+    Parameters
+    ----------
+    K : array of shape (m, m)
+        Symmetric positive semi-definite Gram matrix of the training inputs.
+        It is not modified.
+    y : array of shape (m,) or (m, k)
+        Training targets.
+    lam : float >= 0
+        Regularisation ``lambda``; ``lam = 0`` uses the pseudo-inverse of ``K``.
+
+    Returns
+    -------
+    alpha : array of shape (m,) or (m, k)
+        The prediction at ``x`` is ``g(x) = sum_i alpha_i k(x_i, x)``.
+
+    Raises
+    ------
+    ValueError
+        If ``K`` is not square, ``lam < 0``, or ``K + lam I`` is not positive
+        definite (``K`` is not a kernel matrix).
+    """
+    K = check_square(K, "K")
+    y = _as_targets(y, K.shape[0])
+    lam = check_nonnegative(lam, "lam")
+    return _solve_regularised(K.copy(), y, lam, "K")
+
+
+def ridge_predict_dual(K_new, alpha) -> np.ndarray:
+    """Dual prediction ``g(x) = sum_i alpha_i k(x_i, x)`` for rows ``K_new[p, i] = k(x_p, x_i)``."""
+    K_new = as_2d(K_new, "K_new")
+    alpha = np.asarray(alpha, dtype=float)
+    if alpha.shape[0] != K_new.shape[1]:
+        raise ValueError(
+            f"K_new has {K_new.shape[1]} columns (training points) but alpha has "
+            f"{alpha.shape[0]} coefficients")
+    return K_new @ alpha
+
+
+class KernelRidge:
+    """Kernel ridge regression, fitted in the dual.
+
+    .. math:: \\alpha = (K + \\lambda I_m)^{-1} y, \\qquad
+              g(x) = \\sum_{i=1}^m \\alpha_i \\kappa(x_i, x)
+
+    Parameters
+    ----------
+    kernel : kernel object, optional
+        A ``kernelcourse.kernels`` kernel (``k(X, Z)`` returns the Gram
+        matrix). Defaults to ``kernels.Linear()``, which gives ordinary ridge
+        regression through the origin.
+    lam : float >= 0, default 1.0
+        Regularisation ``lambda`` (scikit-learn calls it ``alpha``);
+        ``lam = 0`` uses the pseudo-inverse.
+
+    Attributes
+    ----------
+    X_fit_ : array (m, d)
+        The training inputs (a copy).
+    dual_coef_ : array (m,) or (m, k)
+        The dual coefficients ``alpha``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelcourse.kernels import RBF
+    >>> X = np.linspace(0, 1, 20).reshape(-1, 1); y = np.sin(6 * X[:, 0])
+    >>> model = KernelRidge(RBF(gamma=10.0), lam=1e-3).fit(X, y)
+    >>> bool(np.abs(model.predict(X) - y).max() < 0.05)
+    True
+    """
+
+    def __init__(self, kernel=None, lam: float = 1.0):
+        self.kernel = kernel
+        self.lam = lam
+
+    def _kernel(self):
+        if self.kernel is None:
+            from .kernels import Linear
+            return Linear()
+        return self.kernel
+
+    def fit(self, X, y) -> "KernelRidge":
+        """Compute ``K`` on ``X`` and solve ``(K + lam I) alpha = y``; returns ``self``."""
+        X = as_2d(X, "X")
+        y = _as_targets(y, X.shape[0])
+        lam = check_nonnegative(self.lam, "lam")
+        K = np.asarray(self._kernel()(X), dtype=float)
+        if not K.flags.writeable or np.shares_memory(K, X):
+            K = K.copy()
+        # K is our own array: the solve may overwrite it.
+        self.dual_coef_ = _solve_regularised(K, y, lam, "K")
+        self.X_fit_ = X.copy()
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """Return ``g(x) = sum_i alpha_i k(x_i, x)`` for each row of ``X``."""
+        if not hasattr(self, "dual_coef_"):
+            raise ValueError("this KernelRidge is not fitted yet: call fit(X, y) before predict(X)")
+        X = as_2d(X, "X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(
+                f"X has {X.shape[1]} features but the model was fitted on "
+                f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        return self._kernel()(X, self.X_fit_) @ self.dual_coef_
+
+    def __repr__(self) -> str:
+        return f"KernelRidge(kernel={self.kernel!r}, lam={self.lam!r})"
