@@ -1,0 +1,376 @@
+"""Computing in feature space from kernel values alone.
+
+Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.7-3.9.
+Given ``k(x, z) = <phi(x), phi(z)>`` and a sample ``x_1..x_m`` with Gram matrix
+``K``, any vector ``w = sum_i alpha_i phi(x_i)`` is known through ``alpha``:
+
+* ``||w||^2 = alpha^T K alpha``;
+* ``d(w_a, w_b) = sqrt((alpha - beta)^T K (alpha - beta))``;
+* the mean ``phi_S = (1/m) sum_i phi(x_i)`` has norm ``(1/m) sqrt(j^T K j)``;
+* the average squared distance to the mean is ``tr(K)/m - j^T K j / m^2``;
+* centering ``phi(x) -> phi(x) - phi_S`` turns ``K`` into
+  ``K - (1/m)(j j^T K + K j j^T) + (1/m^2)(j^T K j) j j^T``.
+
+Centering here never forms ``j j^T``: it needs only the row and column means
+of ``K`` and their mean, so it costs O(m^2). On top of these the module has the
+centre-of-mass classifier (with the lecture's offset ``b``) and the novelty
+ball around the centre of mass.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import as_2d, as_labels, check_square
+
+__all__ = [
+    "weight_norm_squared",
+    "feature_distance",
+    "normalize_gram",
+    "normalize_kernel_rows",
+    "mean_norm",
+    "mean_squared_distance_to_mean",
+    "center_gram",
+    "center_kernel_rows",
+    "GramCenterer",
+    "centre_of_mass_offset",
+    "centre_of_mass_scores",
+    "centre_of_mass_weight",
+    "CentreOfMassClassifier",
+    "squared_distances_to_mean",
+    "NoveltyBall",
+]
+
+
+def _coefficients(alpha, m: int, name: str) -> np.ndarray:
+    arr = np.asarray(alpha, dtype=float)
+    if arr.shape != (m,):
+        raise ValueError(f"{name} must have shape ({m},) to match K of shape ({m}, {m}); "
+                         f"got shape {arr.shape}")
+    return arr
+
+
+# ---------------------------------------------------------------- norms and distances
+def weight_norm_squared(K, alpha) -> float:
+    """Squared norm of ``w = sum_i alpha_i phi(x_i)``.
+
+    .. math:: \\|w\\|^2 = \\sum_{i,j} \\alpha_i \\alpha_j \\kappa(x_i, x_j) = \\alpha^T K \\alpha
+    """
+    K = check_square(K, "K")
+    alpha = _coefficients(alpha, K.shape[0], "alpha")
+    return float(alpha @ K @ alpha)
+
+
+def feature_distance(K, alpha, beta) -> float:
+    """Distance between ``w_a = sum_i alpha_i phi(x_i)`` and ``w_b = sum_i beta_i phi(x_i)``.
+
+    .. math:: d(w_a, w_b) = \\|w_a - w_b\\| = \\sqrt{(\\alpha - \\beta)^T K (\\alpha - \\beta)}
+
+    Round-off can make the quadratic form slightly negative; it is clipped at 0.
+    """
+    K = check_square(K, "K")
+    m = K.shape[0]
+    diff = _coefficients(alpha, m, "alpha") - _coefficients(beta, m, "beta")
+    return float(np.sqrt(max(diff @ K @ diff, 0.0)))
+
+
+def _positive_diagonal(diag, name):
+    diag = np.asarray(diag, dtype=float)
+    if np.any(diag <= 0):
+        i = int(np.argmax(diag <= 0))
+        raise ValueError(f"cannot normalise: {name}[{i}] = k(x, x) = {float(diag[i])!r} is not positive "
+                         f"(phi(x) = 0 has no direction)")
+    return diag
+
+
+def normalize_gram(K) -> np.ndarray:
+    """Gram matrix of the normalised features ``phi(x)/||phi(x)||``.
+
+    .. math:: \\hat K_{ij} = \\frac{K_{ij}}{\\sqrt{K_{ii} K_{jj}}}
+    """
+    K = check_square(K, "K")
+    s = 1.0 / np.sqrt(_positive_diagonal(np.diag(K), "diag(K)"))
+    return K * s[:, None] * s[None, :]
+
+
+def normalize_kernel_rows(K_new, diag_new, diag_train) -> np.ndarray:
+    """Normalised kernel values ``k(x, z) / sqrt(k(x, x) k(z, z))`` between new and training points.
+
+    Parameters
+    ----------
+    K_new : array (p, m)
+        ``K_new[a, i] = k(x_a, x_i)``.
+    diag_new : array (p,)
+        ``k(x_a, x_a)`` for the new points.
+    diag_train : array (m,)
+        ``k(x_i, x_i)`` for the training points.
+    """
+    K_new = as_2d(K_new, "K_new")
+    p, m = K_new.shape
+    diag_new = _positive_diagonal(np.reshape(diag_new, -1), "diag_new")
+    diag_train = _positive_diagonal(np.reshape(diag_train, -1), "diag_train")
+    if diag_new.shape != (p,) or diag_train.shape != (m,):
+        raise ValueError(f"K_new has shape {K_new.shape} but diag_new has {diag_new.shape[0]} "
+                         f"entries and diag_train {diag_train.shape[0]}")
+    return K_new / np.sqrt(diag_new)[:, None] / np.sqrt(diag_train)[None, :]
+
+
+def mean_norm(K) -> float:
+    """Norm of the sample mean in feature space.
+
+    .. math:: \\|\\phi_S\\| = \\Big\\|\\frac1m \\sum_i \\phi(x_i)\\Big\\| = \\frac1m \\sqrt{j^T K j}
+    """
+    K = check_square(K, "K")
+    return float(np.sqrt(max(K.sum(), 0.0)) / K.shape[0])
+
+
+def mean_squared_distance_to_mean(K) -> float:
+    """Average squared distance of the sample to its mean in feature space.
+
+    .. math:: \\hat E\\,\\|\\phi(x) - \\phi_S\\|^2 = \\frac1m \\mathrm{tr}(K) - \\frac1{m^2} j^T K j
+    """
+    K = check_square(K, "K")
+    m = K.shape[0]
+    return float(np.trace(K) / m - K.sum() / m**2)
+
+
+# ---------------------------------------------------------------- centering
+def _centre_in_blocks(K, row_shift, col_shift, block: int = 64) -> np.ndarray:
+    """Return ``K[i, j] - row_shift[i] - col_shift[j]`` block by block (cache friendly)."""
+    out = np.empty_like(K)
+    for start in range(0, K.shape[0], block):
+        rows = slice(start, start + block)
+        np.subtract(K[rows], col_shift[None, :], out=out[rows])
+        out[rows] -= row_shift[rows, None]
+    return out
+
+
+class GramCenterer:
+    """Centre kernel values on the training sample's mean in feature space.
+
+    Centering maps ``phi(x) -> phi(x) - phi_S`` with ``phi_S = (1/m) sum_i phi(x_i)``:
+
+    .. math:: \\hat\\kappa(x, z) = \\kappa(x, z)
+              - \\frac1m \\sum_{i=1}^m (\\kappa(x, x_i) + \\kappa(z, x_i))
+              + \\frac1{m^2} j^T K j
+
+    ``fit`` keeps the training statistics, the column means
+    ``c_i = (1/m) sum_k K[k, i]`` and the grand mean ``g = j^T K j / m^2``;
+    ``transform`` applies them to any rows ``K_new[a, i] = k(x_a, x_i)``.
+    The training matrix itself is ``transform(K)``. O(m^2): no ``j j^T`` is formed.
+
+    Attributes
+    ----------
+    column_means_ : array (m,)
+    grand_mean_ : float
+    """
+
+    def fit(self, K) -> "GramCenterer":
+        """Store the column means and the grand mean of the training Gram matrix ``K``."""
+        K = check_square(K, "K")
+        m = K.shape[0]
+        self.column_means_ = np.ones(m) @ K / m
+        self.grand_mean_ = float(self.column_means_.sum() / m)
+        return self
+
+    def transform(self, K_new) -> np.ndarray:
+        """Centre rows ``K_new[a, i] = k(x_a, x_i)`` (shape (p, m)) with the training statistics.
+
+        The row means of ``K_new`` are each new point's own ``(1/m) sum_i k(x_a, x_i)``;
+        the column means and the grand mean are the training sample's, never the new points'.
+        """
+        if not hasattr(self, "column_means_"):
+            raise ValueError("this GramCenterer is not fitted yet: call fit(K_train) first")
+        K_new = as_2d(K_new, "K_new")
+        m = self.column_means_.shape[0]
+        if K_new.shape[1] != m:
+            raise ValueError(f"K_new must have one column per training point ({m}); "
+                             f"got shape {K_new.shape}")
+        row_means = K_new @ np.ones(m) / m
+        # K - r_a - c_i + g, with g folded into the row shift: two passes over K.
+        return _centre_in_blocks(K_new, row_means - self.grand_mean_, self.column_means_)
+
+    def fit_transform(self, K) -> np.ndarray:
+        """``fit(K)`` then ``transform(K)``: the centered training Gram matrix."""
+        return self.fit(K).transform(K)
+
+
+def center_gram(K) -> np.ndarray:
+    """The centered training Gram matrix.
+
+    .. math:: \\hat K = K - \\frac1m (j j^T K + K j j^T) + \\frac1{m^2} (j^T K j)\\, j j^T
+
+    computed from the row and column means in O(m^2). ``K`` is not modified.
+    """
+    return GramCenterer().fit_transform(K)
+
+
+def center_kernel_rows(K_new, K_train) -> np.ndarray:
+    """Centre new points' kernel rows ``K_new[a, i] = k(x_a, x_i)`` with the training statistics."""
+    return GramCenterer().fit(K_train).transform(K_new)
+
+
+# ---------------------------------------------------------------- centre-of-mass classifier
+def _class_masks(y):
+    pos, neg = y > 0, y < 0
+    if not pos.any() or not neg.any():
+        raise ValueError(f"the centre-of-mass classifier needs both classes; got "
+                         f"{int(pos.sum())} positive and {int(neg.sum())} negative labels")
+    return pos, neg
+
+
+def centre_of_mass_offset(K, y) -> float:
+    """The offset ``b`` of the centre-of-mass classifier.
+
+    .. math:: b = \\frac{1}{2 m_+^2} \\sum_{i,j \\in S_+} \\kappa(x_i, x_j)
+                - \\frac{1}{2 m_-^2} \\sum_{i,j \\in S_-} \\kappa(x_i, x_j)
+              = \\tfrac12 (\\|\\phi_{S_+}\\|^2 - \\|\\phi_{S_-}\\|^2)
+    """
+    K = check_square(K, "K")
+    y = as_labels(y, K.shape[0])
+    pos, neg = _class_masks(y)
+    return float(K[np.ix_(pos, pos)].mean() / 2 - K[np.ix_(neg, neg)].mean() / 2)
+
+
+def centre_of_mass_scores(K_new, y, b: float) -> np.ndarray:
+    """Decision values ``(1/m_+) sum_{S+} k(x, x_i) - (1/m_-) sum_{S-} k(x, x_i) - b``.
+
+    ``K_new[a, i] = k(x_a, x_i)`` against the training points with labels ``y``.
+    The classifier is ``h(x) = sgn`` of this value; it equals
+    ``(||phi(x) - phi_S-||^2 - ||phi(x) - phi_S+||^2) / 2``.
+    """
+    K_new = as_2d(K_new, "K_new")
+    y = as_labels(y, K_new.shape[1], name="y")
+    pos, neg = _class_masks(y)
+    return K_new[:, pos].mean(axis=1) - K_new[:, neg].mean(axis=1) - b
+
+
+def centre_of_mass_weight(Phi, y) -> np.ndarray:
+    """The hyperplane's normal with explicit features: ``w = phi_S+ - phi_S-``.
+
+    ``h(x) = sgn(<w, phi(x)> - b)`` is the centre-of-mass classifier.
+    """
+    Phi = as_2d(Phi, "Phi")
+    y = as_labels(y, Phi.shape[0])
+    pos, neg = _class_masks(y)
+    return Phi[pos].mean(axis=0) - Phi[neg].mean(axis=0)
+
+
+class _Fitted:
+    def _check_fitted(self):
+        if not hasattr(self, "X_fit_"):
+            raise ValueError(f"this {type(self).__name__} is not fitted yet: call fit first")
+
+    def _rows(self, X):
+        self._check_fitted()
+        X = as_2d(X, "X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
+                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        return X, self.kernel(X, self.X_fit_)
+
+
+class CentreOfMassClassifier(_Fitted):
+    """Classify by the nearer class centre of mass in feature space.
+
+    .. math:: h(x) = \\mathrm{sgn}\\Big(\\frac1{m_+}\\sum_{S_+} \\kappa(x, x_i)
+              - \\frac1{m_-}\\sum_{S_-} \\kappa(x, x_i) - b\\Big)
+
+    with ``b`` from :func:`centre_of_mass_offset`.
+
+    Parameters
+    ----------
+    kernel : kernel object
+        ``kernel(X, Z)`` returns the Gram matrix.
+
+    Attributes
+    ----------
+    X_fit_, y_fit_ : training inputs and labels in {-1, +1}
+    b_ : float
+    """
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def fit(self, X, y) -> "CentreOfMassClassifier":
+        X = as_2d(X, "X")
+        y = as_labels(y, X.shape[0])
+        self.b_ = centre_of_mass_offset(self.kernel(X), y)
+        self.X_fit_, self.y_fit_ = X.copy(), y.copy()
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        _, K_new = self._rows(X)
+        return centre_of_mass_scores(K_new, self.y_fit_, self.b_)
+
+    def predict(self, X) -> np.ndarray:
+        """Labels in {-1, +1} (a tie, value 0, goes to +1)."""
+        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+
+# ---------------------------------------------------------------- novelty detection
+def squared_distances_to_mean(K_new, diag_new, K_train) -> np.ndarray:
+    """``||phi(x) - phi_S||^2`` for new points, from kernel values only.
+
+    .. math:: \\|\\phi(x) - \\phi_S\\|^2 = \\kappa(x, x) - \\frac2m \\sum_i \\kappa(x, x_i)
+              + \\frac1{m^2} j^T K j
+
+    Parameters
+    ----------
+    K_new : array (p, m), ``k(x_a, x_i)``
+    diag_new : array (p,), ``k(x_a, x_a)``
+    K_train : array (m, m), the training Gram matrix
+    """
+    K_train = check_square(K_train, "K_train")
+    K_new = as_2d(K_new, "K_new")
+    m = K_train.shape[0]
+    diag_new = np.reshape(np.asarray(diag_new, dtype=float), -1)
+    if K_new.shape[1] != m or diag_new.shape[0] != K_new.shape[0]:
+        raise ValueError(f"K_new must have shape (p, {m}) and diag_new (p,); got K_new "
+                         f"{K_new.shape} and diag_new {diag_new.shape}")
+    d2 = diag_new - 2 * K_new.mean(axis=1) + K_train.sum() / m**2
+    return np.maximum(d2, 0.0)
+
+
+class NoveltyBall(_Fitted):
+    """Novelty detection with a ball around the centre of mass in feature space.
+
+    ``x`` is novel when ``||phi(x) - phi_S|| > r`` with the radius
+    ``r = max_i ||phi(x_i) - phi_S||`` over the training sample, every distance
+    computed by :func:`squared_distances_to_mean`.
+
+    Attributes
+    ----------
+    radius_ : float
+    train_distances_ : array (m,)
+    """
+
+    def __init__(self, kernel):
+        self.kernel = kernel
+
+    def fit(self, X) -> "NoveltyBall":
+        X = as_2d(X, "X")
+        K = self.kernel(X)
+        self._sum_K = float(K.sum())
+        self.train_distances_ = np.sqrt(squared_distances_to_mean(K, np.diag(K), K))
+        self.radius_ = float(self.train_distances_.max())
+        self.X_fit_ = X.copy()
+        return self
+
+    def distance(self, X) -> np.ndarray:
+        """``||phi(x) - phi_S||`` for each row of ``X``."""
+        X, K_new = self._rows(X)
+        m = self.X_fit_.shape[0]
+        d2 = self.kernel.diag(X) - 2 * K_new.mean(axis=1) + self._sum_K / m**2
+        return np.sqrt(np.maximum(d2, 0.0))
+
+    def score(self, X) -> np.ndarray:
+        """Novelty score ``||phi(x) - phi_S|| - r``: positive means novel."""
+        return self.distance(X) - self.radius_
+
+    def predict(self, X) -> np.ndarray:
+        """``True`` where ``x`` lies outside the ball (novel).
+
+        A relative slack of 1e-9 of the radius keeps round-off from flagging the
+        training point that defines the radius.
+        """
+        return self.score(X) > 1e-9 * self.radius_
