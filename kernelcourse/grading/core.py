@@ -136,15 +136,19 @@ class Diagnosis:
     mistake: Callable
     detect: Callable | None = None
 
-    def fires(self, actual, case: Case, expected, rtol: float, atol: float) -> bool:
-        """Whether ``actual`` (a wrong answer on ``case``) shows this mistake."""
+    def agrees(self, actual, case: Case, expected, rtol: float, atol: float) -> bool | None:
+        """Whether ``actual`` is what this mistake gives on ``case``.
+
+        None when the mistake cannot be told apart from the right answer on
+        this case (it gives the expected value there).
+        """
         try:
             if self.detect is not None:
                 return bool(self.detect(actual, case))
             args, kwargs = case.copied()
             wrong = transport.roundtrip(self.mistake(*args, **kwargs))
             if values_match(wrong, expected, rtol, atol)[0]:
-                return False  # the mistake is invisible on this case
+                return None
             return values_match(actual, wrong, rtol, atol)[0]
         except Exception:
             return False
@@ -227,11 +231,32 @@ class Question:
                 return False, prop.message
         return True, ""
 
-    def diagnose(self, actual, case: Case, expected) -> Diagnosis | None:
+    def diagnose(self, records: list) -> Diagnosis | None:
+        """The diagnosis that best explains an answer's values.
+
+        ``records`` holds ``(case, actual, expected, passed)`` for every case
+        that returned a value. A diagnosis is a candidate when the answer
+        agrees with its mistake on at least one failing case. Each candidate
+        scores the cases where the answer agrees with the mistake minus those
+        where it does not (counting only cases where the mistake differs from
+        the right answer; ``detect`` diagnoses only on failing cases); the
+        highest score wins, the first listed on a tie. So mistakes that
+        coincide on some inputs (or give the same True/False) are told apart.
+        """
+        best, best_score = None, None
         for diagnosis in self.diagnoses:
-            if diagnosis.fires(actual, case, expected, self.rtol, self.atol):
-                return diagnosis
-        return None
+            score_, on_failure = 0, False
+            for case, actual, expected, passed in records:
+                if passed and diagnosis.detect is not None:
+                    continue
+                agree = diagnosis.agrees(actual, case, expected, self.rtol, self.atol)
+                if agree is None:
+                    continue
+                score_ += 1 if agree else -1
+                on_failure = on_failure or (agree and not passed)
+            if on_failure and (best_score is None or score_ > best_score):
+                best, best_score = diagnosis, score_
+        return best
 
 
 # --------------------------------------------------------------------- comparing
@@ -463,7 +488,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result
                       f"results for {n} cases")
     if outcomes and outcomes[0].get("kind") == "not_implemented":
         return Result(question, "not attempted", 0, n)
-    n_passed, first_fail, diagnosis = 0, "", None
+    n_passed, first_fail, records = 0, "", []
     for case, out in zip(cases, outcomes):
         kind = out.get("kind")
         inputs = _describe_inputs(question, case)
@@ -475,6 +500,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result
             else:
                 expected = question.expected(case)
                 ok, reason = question.judge(actual, expected, case)
+                records.append((case, actual, expected, ok))
                 if ok:
                     n_passed += 1
                     continue
@@ -483,9 +509,6 @@ def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result
                 why = f"{shown}, got {format_value(actual)}" + (f" ({reason})" if reason else "")
                 if not question.compare_reference:
                     why = f"got {format_value(actual)}: {reason}"
-                found = question.diagnose(actual, case, expected)
-                if diagnosis is None and found is not None:
-                    diagnosis = found
         elif kind == "error":
             why = f"raised {out.get('type', 'Exception')}: {out.get('message', '')}"
         elif kind == "not_implemented":
@@ -500,6 +523,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result
             first_fail = f"first failure on {inputs}: {why}"
     points = question.points * n_passed / n
     status = "passed" if n_passed == n else "failed"
+    diagnosis = question.diagnose(records) if n_passed < n else None
     return Result(question, status, n_passed, n, points, first_fail, diagnosis)
 
 
