@@ -1,0 +1,317 @@
+"""The perceptron in the primal and the dual, the kernel perceptron, and Novikoff's bound.
+
+Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.10-3.11.
+Starting from ``w_0 = 0``, the perceptron visits training examples; when
+``y_j <w_t, x_j> <= 0`` (a mistake) it updates ``w_{t+1} = w_t + y_j x_j``.
+Since ``w_t = sum_i alpha_i x_i``, the dual form keeps ``alpha`` instead and
+updates ``alpha_j += y_j``; the mistake test ``y_j sum_i alpha_i <x_i, x_j> <= 0``
+uses inner products only, so any kernel may replace them.
+
+Novikoff's theorem: if a unit vector ``w*`` has ``y_i <w*, x_i> >= gamma > 0`` and
+``||x_i|| <= R`` for all i, the perceptron makes at most ``R^2 / gamma^2``
+updates. With a kernel, ``R = max_i sqrt(k(x_i, x_i))``. The proof rests on two
+bounds that hold after every update t:
+
+    ||w_t||^2 <= t R^2        and        <w*, w_t> >= t gamma,
+
+and since ``<w*, w_t> <= ||w_t||`` they give ``t^2 gamma^2 <= t R^2``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import as_2d, as_labels, check_positive_int, check_square
+
+__all__ = [
+    "feature_radius",
+    "margin_of",
+    "novikoff_bound",
+    "PerceptronRun",
+    "dual_perceptron",
+    "primal_perceptron",
+    "Perceptron",
+    "KernelPerceptron",
+]
+
+
+def feature_radius(K) -> float:
+    """``R = max_i ||phi(x_i)|| = max_i sqrt(k(x_i, x_i))`` from the Gram matrix (or its diagonal).
+
+    Parameters
+    ----------
+    K : array (m, m) Gram matrix, or array (m,) holding its diagonal.
+    """
+    K = np.asarray(K, dtype=float)
+    diag = np.diag(check_square(K, "K")) if K.ndim == 2 else K
+    if diag.ndim != 1 or diag.size == 0:
+        raise ValueError(f"K must be a square Gram matrix or its diagonal; got shape {K.shape}")
+    if np.any(diag < 0):
+        raise ValueError(f"k(x, x) must be non-negative for a kernel; got min {diag.min()!r}")
+    return float(np.sqrt(diag.max()))
+
+
+def margin_of(projections, y) -> float:
+    """``gamma = min_i y_i <w*, phi(x_i)>`` from the projections ``s_i = <w*, phi(x_i)>``.
+
+    ``w*`` must have unit norm for ``gamma`` to be the geometric margin.
+    """
+    s = np.asarray(projections, dtype=float).reshape(-1)
+    y = as_labels(y, s.shape[0])
+    return float(np.min(y * s))
+
+
+def novikoff_bound(R: float, gamma: float) -> float:
+    """Novikoff's bound ``R^2 / gamma^2`` on the number of perceptron updates.
+
+    Parameters
+    ----------
+    R : float
+        ``max_i ||phi(x_i)||``, i.e. ``max_i sqrt(k(x_i, x_i))`` (note the square root).
+    gamma : float > 0
+        Margin of a unit-norm separator: ``y_i <w*, phi(x_i)> >= gamma`` for all i.
+    """
+    if not gamma > 0:
+        raise ValueError(f"Novikoff's bound needs a positive margin; got gamma={gamma!r} "
+                         f"(the data are not separated by the given w*)")
+    if not R >= 0:
+        raise ValueError(f"R must be non-negative; got R={R!r}")
+    return float(R) ** 2 / float(gamma) ** 2
+
+
+@dataclass
+class PerceptronRun:
+    """What a run of the (dual) perceptron did, update by update.
+
+    Attributes
+    ----------
+    alpha : array (m,)
+        Dual coefficients: ``w = sum_i alpha_i phi(x_i)``; each ``alpha_i`` is
+        ``y_i`` times the number of updates on example i.
+    updates : array (T,)
+        Index j of the example used at update t = 1..T.
+    norm_sq : array (T,)
+        ``||w_t||^2`` after update t.
+    alignment : array (T,) or None
+        ``<w*, w_t>`` after update t, when the projections on ``w*`` were given.
+    R, gamma : float
+        ``max_i sqrt(k(x_i, x_i))`` and (when ``w*`` was given) ``min_i y_i <w*, phi(x_i)>``.
+    converged : bool
+        True when the last epoch made no mistake.
+    epochs : int
+        Passes over the data.
+    """
+
+    alpha: np.ndarray
+    updates: np.ndarray
+    norm_sq: np.ndarray
+    alignment: np.ndarray | None
+    R: float
+    gamma: float | None
+    converged: bool
+    epochs: int
+    t: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        self.t = np.arange(1, len(self.updates) + 1)
+
+    @property
+    def n_updates(self) -> int:
+        return int(len(self.updates))
+
+    @property
+    def bound(self) -> float | None:
+        """``R^2 / gamma^2``, or None without a separator."""
+        return None if self.gamma is None else novikoff_bound(self.R, self.gamma)
+
+    def norm_inequality_holds(self, rtol: float = 1e-9) -> bool:
+        """``||w_t||^2 <= t R^2`` at every update."""
+        return bool(np.all(self.norm_sq <= self.t * self.R**2 * (1 + rtol) + rtol))
+
+    def alignment_inequality_holds(self, rtol: float = 1e-9) -> bool:
+        """``<w*, w_t> >= t gamma`` at every update (needs the separator)."""
+        if self.alignment is None:
+            raise ValueError("no separator was given: pass w_star_projections to the run")
+        return bool(np.all(self.alignment >= self.t * self.gamma * (1 - rtol) - rtol))
+
+
+def _epoch_orders(m, max_epochs, order, random_state):
+    if order is not None:
+        order = np.asarray(order)
+        if sorted(order.tolist()) != list(range(m)):
+            raise ValueError(f"order must be a permutation of range({m}); got {order[:10].tolist()}...")
+    rng = None if random_state is None else np.random.default_rng(random_state)
+    for _ in range(max_epochs):
+        if rng is not None:
+            yield rng.permutation(m)
+        else:
+            yield np.arange(m) if order is None else order
+
+
+def dual_perceptron(K, y, max_epochs: int = 1000, order=None, random_state=None,
+                    w_star_projections=None) -> PerceptronRun:
+    """Run the dual (kernel) perceptron on a Gram matrix, recording every update.
+
+    ``alpha = 0``; for each example j in turn, if
+    ``y_j sum_i alpha_i k(x_i, x_j) <= 0`` then ``alpha_j <- alpha_j + y_j``.
+    Epochs repeat until one makes no mistake or ``max_epochs`` is reached.
+
+    Parameters
+    ----------
+    K : array (m, m)
+        Gram matrix ``k(x_i, x_j)``.
+    y : array (m,)
+        Labels in {-1, +1}.
+    max_epochs : int, default 1000
+    order : array (m,), optional
+        The permutation of the examples used in every epoch (default 0..m-1).
+    random_state : int or Generator, optional
+        If given, each epoch uses a fresh random permutation (``order`` is ignored).
+    w_star_projections : array (m,), optional
+        ``s_i = <w*, phi(x_i)>`` for a unit-norm separator ``w*``; then the run
+        records ``<w*, w_t> = sum_i alpha_i s_i`` and ``gamma = min_i y_i s_i``.
+
+    Returns
+    -------
+    PerceptronRun
+    """
+    K = check_square(K, "K")
+    m = K.shape[0]
+    y = as_labels(y, m)
+    max_epochs = check_positive_int(max_epochs, "max_epochs")
+    s = None
+    if w_star_projections is not None:
+        s = np.asarray(w_star_projections, dtype=float).reshape(-1)
+        if s.shape != (m,):
+            raise ValueError(f"w_star_projections must have shape ({m},); got {s.shape}")
+    alpha = np.zeros(m)
+    f = np.zeros(m)            # f = K alpha: the current outputs <w_t, phi(x_i)>
+    norm_sq, updates, norms, aligns = 0.0, [], [], []
+    converged, epochs = False, 0
+    for idx in _epoch_orders(m, max_epochs, order, random_state):
+        epochs += 1
+        mistakes = 0
+        for j in idx:
+            if y[j] * f[j] > 0:
+                continue
+            # ||w + y_j phi_j||^2 = ||w||^2 + 2 y_j <w, phi_j> + k(x_j, x_j)
+            norm_sq += 2 * y[j] * f[j] + K[j, j]
+            alpha[j] += y[j]
+            f += y[j] * K[:, j]
+            mistakes += 1
+            updates.append(j)
+            norms.append(norm_sq)
+            if s is not None:
+                aligns.append(alpha @ s)
+        if mistakes == 0:
+            converged = True
+            break
+    return PerceptronRun(
+        alpha=alpha, updates=np.array(updates, dtype=int), norm_sq=np.array(norms),
+        alignment=None if s is None else np.array(aligns), R=feature_radius(K),
+        gamma=None if s is None else margin_of(s, y), converged=converged, epochs=epochs)
+
+
+def primal_perceptron(X, y, max_epochs: int = 1000, order=None, random_state=None):
+    """The primal perceptron: ``w <- w + y_j x_j`` whenever ``y_j <w, x_j> <= 0``.
+
+    Returns
+    -------
+    w : array (d,)
+    updates : array (T,) of example indices, one per update
+    converged : bool
+    """
+    X = as_2d(X, "X")
+    y = as_labels(y, X.shape[0])
+    max_epochs = check_positive_int(max_epochs, "max_epochs")
+    w = np.zeros(X.shape[1])
+    updates, converged = [], False
+    for idx in _epoch_orders(X.shape[0], max_epochs, order, random_state):
+        mistakes = 0
+        for j in idx:
+            if y[j] * (X[j] @ w) <= 0:
+                w += y[j] * X[j]
+                updates.append(j)
+                mistakes += 1
+        if mistakes == 0:
+            converged = True
+            break
+    return w, np.array(updates, dtype=int), converged
+
+
+class Perceptron:
+    """Primal perceptron ``sgn(<w, x>)`` (no offset, as in the lecture).
+
+    Attributes
+    ----------
+    coef_ : array (d,), n_updates_ : int, converged_ : bool
+    """
+
+    def __init__(self, max_epochs: int = 1000, random_state=None):
+        self.max_epochs = max_epochs
+        self.random_state = random_state
+
+    def fit(self, X, y) -> "Perceptron":
+        self.coef_, upd, self.converged_ = primal_perceptron(
+            X, y, self.max_epochs, random_state=self.random_state)
+        self.n_updates_ = len(upd)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        if not hasattr(self, "coef_"):
+            raise ValueError("this Perceptron is not fitted yet: call fit(X, y) before predict(X)")
+        X = as_2d(X, "X")
+        if X.shape[1] != self.coef_.shape[0]:
+            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
+                             f"{self.coef_.shape[0]}; got X with shape {X.shape}")
+        return X @ self.coef_
+
+    def predict(self, X) -> np.ndarray:
+        return np.where(self.decision_function(X) > 0, 1.0, -1.0)
+
+
+class KernelPerceptron:
+    """The kernel perceptron: the dual perceptron with ``k(x_i, x_j)`` for ``<x_i, x_j>``.
+
+    .. math:: h(x) = \\mathrm{sgn}\\Big(\\sum_i \\alpha_i \\kappa(x_i, x)\\Big)
+
+    Parameters
+    ----------
+    kernel : kernel object
+    max_epochs : int, default 1000
+    random_state : int, optional
+        Shuffle the examples afresh each epoch.
+
+    Attributes
+    ----------
+    dual_coef_ : array (m,), X_fit_ : array (m, d), run_ : PerceptronRun, n_updates_ : int
+    """
+
+    def __init__(self, kernel, max_epochs: int = 1000, random_state=None):
+        self.kernel = kernel
+        self.max_epochs = max_epochs
+        self.random_state = random_state
+
+    def fit(self, X, y, w_star_projections=None) -> "KernelPerceptron":
+        X = as_2d(X, "X")
+        y = as_labels(y, X.shape[0])
+        self.run_ = dual_perceptron(self.kernel(X), y, self.max_epochs,
+                                    random_state=self.random_state,
+                                    w_star_projections=w_star_projections)
+        self.dual_coef_ = self.run_.alpha
+        self.n_updates_ = self.run_.n_updates
+        self.X_fit_ = X.copy()
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        if not hasattr(self, "dual_coef_"):
+            raise ValueError("this KernelPerceptron is not fitted yet: call fit(X, y) before predict(X)")
+        X = as_2d(X, "X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
+                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        return self.kernel(X, self.X_fit_) @ self.dual_coef_
+
+    def predict(self, X) -> np.ndarray:
+        return np.where(self.decision_function(X) > 0, 1.0, -1.0)
