@@ -1,0 +1,186 @@
+"""The kernel builder of lecture 4: its logic, and the widget driven without a browser."""
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from kernelcourse.widgets import lecture4 as w4
+
+
+def _sq(X, Z):
+    return ((X[:, None, :] - Z[None, :, :]) ** 2).sum(-1)
+
+
+X = np.random.default_rng(11).normal(size=(6, 2))
+GAMMA, C = 0.7, 1.5
+
+# what each rule should compute with k1 = RBF(GAMMA), k2 = linear, written out
+RBF_K = np.exp(-GAMMA * _sq(X, X))
+LIN_K = X @ X.T
+F = np.cos(2 * X[:, 0]) + 0.5 * X[:, 1]
+EXPECTED = {
+    "k1": RBF_K,
+    "scale": C * RBF_K,
+    "sum": RBF_K + LIN_K,
+    "product": RBF_K * LIN_K,
+    "poly": 1 + C * RBF_K + RBF_K ** 2,
+    "fscale": F[:, None] * RBF_K * F[None, :],
+    "exp": np.exp(C * RBF_K),
+    "bilinear": X @ w4.A_PSD @ X.T,
+    "normalize": RBF_K,                          # RBF already has a unit diagonal
+    "difference": RBF_K - LIN_K,
+    "negative": -C * RBF_K,
+    "negpoly": RBF_K ** 2 - C * RBF_K,
+    "bilinear_bad": X @ np.diag([1.0, -1.0]) @ X.T,
+}
+
+
+@pytest.mark.parametrize("rule", sorted(w4.RULES))
+def test_each_rule_computes_its_formula(rule):
+    built = w4.build_kernel("rbf", "linear", rule, gamma=GAMMA, c=C)
+    assert_allclose(built.func(X), EXPECTED[rule], rtol=1e-12, atol=1e-14)
+
+
+def test_bases_compute_their_formulas():
+    expected = {
+        "linear": LIN_K,
+        "rbf": RBF_K,
+        "poly2": (LIN_K + 1) ** 2,
+        "laplacian": np.exp(-GAMMA * np.abs(X[:, None, :] - X[None, :, :]).sum(-1)),
+        "sigmoid": np.tanh(GAMMA * LIN_K - 1),
+        "metric": np.sqrt(_sq(X, X)),
+    }
+    assert set(expected) == set(w4.BASES)
+    for name, K in expected.items():
+        built = w4.build_kernel(name, "linear", "k1", gamma=GAMMA)
+        assert_allclose(built.func(X), K, rtol=1e-12, atol=1e-14, err_msg=name)
+    assert np.all(np.diag(w4.build_kernel("metric", rule="k1").func(X)) == 0.0)
+
+
+def test_normalising_rescales_to_a_unit_diagonal():
+    built = w4.build_kernel("poly2", rule="normalize")
+    K = built.func(X)
+    P = (X @ X.T + 1) ** 2
+    assert_allclose(K, P / np.sqrt(np.outer(np.diag(P), np.diag(P))), rtol=1e-12)
+    assert_allclose(np.diag(K), 1.0)
+
+
+@pytest.mark.parametrize("gamma", [0.05, 0.5, 3.0])
+@pytest.mark.parametrize("n", [3, 15])
+def test_whatever_the_rules_promise_is_psd(gamma, n):
+    """The lecture's claim, swept: rules applied to kernels never give a non-PSD Gram matrix."""
+    points = w4.demo_points(n, seed=n)
+    promised = 0
+    for b1 in w4.BASES:
+        for b2 in w4.BASES:
+            for rule in w4.RULES:
+                built = w4.build_kernel(b1, b2, rule, gamma=gamma, c=0.8)
+                if built.promised:
+                    promised += 1
+                    report = w4.gram_report(built, points)
+                    assert report["psd"], (b1, b2, rule, report["verdict"])
+    assert promised > 50
+
+
+def test_promises_follow_the_bases_and_the_rules():
+    assert w4.build_kernel("rbf", "laplacian", "product").promised
+    assert not w4.build_kernel("sigmoid", "rbf", "sum").promised
+    assert not w4.build_kernel("rbf", "metric", "sum").promised
+    assert w4.build_kernel("rbf", "metric", "exp").promised          # k2 unused by exp(c k1)
+    assert w4.build_kernel("metric", "metric", "bilinear").promised  # x^T A z ignores the bases
+    for rule in ("difference", "negative", "negpoly", "bilinear_bad"):
+        assert not w4.build_kernel("rbf", "rbf", rule).promised, rule
+
+
+@pytest.mark.parametrize("base1, base2, rule", [
+    ("metric", "linear", "k1"),
+    ("sigmoid", "linear", "k1"),
+    ("rbf", "linear", "negative"),
+    ("linear", "linear", "bilinear_bad"),
+    ("rbf", "linear", "difference"),
+])
+def test_non_kernels_are_caught(base1, base2, rule):
+    points = w4.demo_points(20)
+    report = w4.gram_report(w4.build_kernel(base1, base2, rule), points)
+    assert report["psd"] is False
+    assert report["min_eigenvalue"] < -1e-3
+    assert report["verdict"].startswith("NOT PSD")
+    idx, det = report["witness"]
+    K_small = report["K"][np.ix_(idx, idx)]
+    assert det == pytest.approx(np.linalg.det(K_small), rel=1e-10)
+    assert det < 0 and len(idx) <= 3
+    assert np.linalg.eigvalsh(K_small)[0] < 0
+
+
+def test_metric_witness_is_two_points_with_det_minus_d_squared():
+    report = w4.gram_report(w4.build_kernel("metric", rule="k1"), w4.demo_points(5))
+    idx, det = report["witness"]
+    assert len(idx) == 2
+    P = w4.demo_points(5)[idx]
+    d2 = np.sum((P[0] - P[1]) ** 2)
+    assert det == pytest.approx(-d2, rel=1e-10)               # det [[0, d], [d, 0]] = -d^2
+
+
+def test_smallest_negative_minor_on_known_matrices():
+    assert w4.smallest_negative_minor(np.eye(4)) is None
+    K = np.array([[1.0, 0.9, 0.0], [0.9, 1.0, 0.9], [0.0, 0.9, 1.0]])  # 2x2 minors > 0, det < 0
+    idx, det = w4.smallest_negative_minor(K)
+    assert idx == [0, 1, 2]
+    assert det == pytest.approx(1 - 2 * 0.81, rel=1e-12)
+    assert w4.smallest_negative_minor(K, max_size=2) is None
+    assert w4.smallest_negative_minor(np.diag([1.0, -2.0])) == ([1], -2.0)
+
+
+def test_verdict_reports_psd_and_the_promise():
+    report = w4.gram_report(w4.build_kernel("rbf", "linear", "sum"), w4.demo_points(10))
+    assert report["psd"] is True and report["promised"] is True and report["witness"] is None
+    assert report["verdict"].startswith("PSD on these 10 points")
+    assert "rule 3 applied to valid kernels" in report["verdict"]
+    assert_allclose(report["eigenvalues"], np.linalg.eigvalsh(report["K"]), atol=1e-10)
+
+
+def test_a_kernel_that_cannot_be_evaluated_is_reported():
+    report = w4.gram_report(w4.build_kernel("metric", rule="normalize"), w4.demo_points(4))
+    assert report["K"] is None and report["psd"] is None
+    assert report["verdict"].startswith("cannot evaluate this kernel: cannot normalise")
+
+
+def test_bad_choices_raise():
+    with pytest.raises(ValueError, match=r"base1 must be one of .*got base1='cosine'"):
+        w4.build_kernel("cosine")
+    with pytest.raises(ValueError, match=r"rule must be one of .*got rule='ratio'"):
+        w4.build_kernel(rule="ratio")
+    with pytest.raises(ValueError, match="gamma must be positive; got gamma=-1"):
+        w4.build_kernel(gamma=-1)
+    with pytest.raises(ValueError, match="c must be positive; got c=0"):
+        w4.build_kernel(c=0)
+    with pytest.raises(ValueError, match="n must be a positive integer; got n=0"):
+        w4.demo_points(0)
+
+
+def test_demo_points_are_seeded():
+    assert_allclose(w4.demo_points(5, seed=3), np.random.default_rng(3).normal(size=(5, 2)))
+
+
+def test_the_widget_updates_when_its_controls_change():
+    widget = w4.kernel_builder(n=12)
+    base1, base2, rule, gamma, c, n = widget.children[:6]
+    widget.update()
+    assert widget.result["psd"] is True
+    assert widget.result["K"].shape == (12, 12)
+
+    base1.value = "metric"
+    rule.value = "k1"
+    assert widget.result["psd"] is False
+    assert widget.result["witness"] is not None
+
+    base1.value = "rbf"
+    rule.value = "product"
+    base2.value = "laplacian"
+    n.value = 7
+    assert widget.result["psd"] is True and widget.result["K"].shape == (7, 7)
+    gamma.value = 2.0
+    expected = w4.build_kernel("rbf", "laplacian", "product", gamma=2.0, c=c.value)
+    assert_allclose(widget.result["K"], expected.func(w4.demo_points(7)), rtol=1e-12)
+
+    rule.value = "negative"
+    assert widget.result["psd"] is False and widget.result["promised"] is False
