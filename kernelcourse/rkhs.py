@@ -62,6 +62,7 @@ __all__ = [
     "orthogonal_to_span",
     "sample_sine",
     "bandwidth_bias_variance",
+    "bias_variance_sweep",
 ]
 
 LOSSES = ("squared", "hinge")
@@ -817,3 +818,21 @@ def bandwidth_bias_variance(kernel, lam=0.01, n=30, noise=0.3, n_datasets=40, n_
     return {"grid": grid, "truth": truth, "fits": fits,
             "bias2": float(np.mean((fits.mean(axis=0) - truth) ** 2)),
             "variance": float(np.mean(fits.var(axis=0)))}
+
+
+def bias_variance_sweep(gammas, lam=0.01, **kwargs):
+    """:func:`bandwidth_bias_variance` for the RBF kernel at each ``gamma`` (same data sets).
+
+    Returns
+    -------
+    dict of ndarray
+        ``gamma``, ``bias2``, ``variance`` and ``total`` (``bias2 + variance``: the mean
+        squared distance of the fits from the truth).
+    """
+    from .kernels import RBF
+
+    gammas = np.array([check_positive(float(g), "gamma") for g in gammas])
+    rows = [bandwidth_bias_variance(RBF(g), lam=lam, **kwargs) for g in gammas]
+    bias2 = np.array([r["bias2"] for r in rows])
+    variance = np.array([r["variance"] for r in rows])
+    return {"gamma": gammas, "bias2": bias2, "variance": variance, "total": bias2 + variance}

@@ -371,3 +371,12 @@ def test_bad_steps_lams_and_budgets(rng):
     m = OnlineKernelMachine(RBF(1.0), budget=2).fit(X, y)
     with pytest.raises(ValueError, match="constant step and no budget"):
         rkhs.regret_bound(m, random_f(rng, RBF(1.0)))
+
+
+def test_bias_variance_sweep_matches_single_runs():
+    sweep = rkhs.bias_variance_sweep([0.5, 100.0], lam=0.01, n_datasets=10)
+    one = rkhs.bandwidth_bias_variance(RBF(100.0), lam=0.01, n_datasets=10)
+    assert sweep["bias2"][1] == pytest.approx(one["bias2"], rel=1e-12)
+    assert_allclose(sweep["total"], sweep["bias2"] + sweep["variance"])
+    with pytest.raises(ValueError, match="gamma must be positive"):
+        rkhs.bias_variance_sweep([1.0, -2.0])

@@ -1,0 +1,120 @@
+"""Tests for lecture 5's widgets: the plain functions against the math, the controls driven from pytest."""
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from kernelcourse import rkhs
+from kernelcourse.kernels import RBF
+from kernelcourse.widgets import lecture5 as L
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+# --- plain functions -------------------------------------------------------
+
+def test_stepper_data_labels_and_targets():
+    X, y = L.stepper_data("hinge", n=20, random_state=1)
+    assert X.shape == (20, 1)
+    np.testing.assert_array_equal(y, np.where(np.sin(1.5 * X[:, 0]) >= 0, 1.0, -1.0))
+    X2, t = L.stepper_data("squared", n=20, random_state=1)
+    np.testing.assert_array_equal(X, X2)
+    assert np.max(np.abs(t - np.sin(1.5 * X[:, 0]))) < 0.5
+    with pytest.raises(ValueError, match=r"loss must be one of \['squared', 'hinge'\]; got loss='l1'"):
+        L.stepper_data("l1")
+
+
+def test_fgd_path_is_the_online_machine_step_by_step():
+    X, y = L.stepper_data("hinge", n=15)
+    path = L.fgd_path(RBF(1.0), X, y, "hinge", eta=0.4, lam=0.05)
+    assert len(path["functions"]) == 16
+    for t in range(1, 16):
+        m = rkhs.OnlineKernelMachine(RBF(1.0), loss="hinge", eta=0.4, lam=0.05).fit(X[:t], y[:t])
+        grid = np.linspace(-3, 3, 7)[:, None]
+        np.testing.assert_allclose(path["functions"][t](grid), m.decision_function(grid), atol=1e-12)
+        # a bump is added exactly on margin errors: y_t f_{t-1}(x_t) < 1
+        assert path["added"][t - 1] == (y[t - 1] * path["prediction"][t - 1] < 1)
+    assert len(path["functions"][-1]) == sum(path["added"])
+
+
+def test_step_view_bumps_sum_to_f_and_describe_the_step():
+    X, y = L.stepper_data("squared", n=8)
+    path = L.fgd_path(RBF(0.5), X, y, "squared", eta=0.3, lam=0.1)
+    view = L.step_view(path, 5)
+    np.testing.assert_allclose(view["bumps"].sum(axis=0), view["f"], atol=1e-12)
+    assert view["bumps"].shape == (5, 200)
+    assert view["x_t"] == X[4, 0] and view["y_t"] == y[4]
+    # the newest bump's weight is 2 eta (y_t - f_{t-1}(x_t)), the older ones shrank by 1 - 2 eta lam
+    assert view["alpha"][-1] == pytest.approx(2 * 0.3 * (y[4] - view["prediction"]))
+    np.testing.assert_allclose(view["alpha"][:-1], 0.94 * L.step_view(path, 4)["alpha"])
+    assert L.step_view(path, 0)["bumps"].shape == (0, 200)
+    with pytest.raises(ValueError, match=r"t must be an integer step between 0 and 8; got t=9"):
+        L.step_view(path, 9)
+
+
+def test_budget_rows_are_cached_and_shrink_the_function():
+    rows = L.budget_rows("oldest", "hinge", budgets=(5, 40), n=150, repeats=1)
+    assert L.budget_rows("oldest", "hinge", budgets=(5, 40), n=150, repeats=1) is rows
+    assert [r["budget"] for r in rows] == [5, 40, None]
+    assert rows[0]["n_terms"] == 5 and rows[1]["n_terms"] <= 40
+    assert rows[0]["score"] < rows[2]["score"]
+    line = L.budget_line(rows[0], rows[2])
+    assert line.startswith("budget 5: 5 bumps, test accuracy")
+
+
+def test_with_hinge_and_a_constant_step_smallest_is_oldest():
+    # every bump starts at |alpha| = eta and shrinks with age: the smallest is the oldest
+    a = L.budget_rows("oldest", "hinge", budgets=(10,), n=120, repeats=1)
+    b = L.budget_rows("smallest", "hinge", budgets=(10,), n=120, repeats=1)
+    assert a[0]["score"] == b[0]["score"] and a[0]["online_mistakes"] == b[0]["online_mistakes"]
+    c = L.budget_rows("oldest", "squared", budgets=(10,), n=120, repeats=1)
+    d = L.budget_rows("smallest", "squared", budgets=(10,), n=120, repeats=1)
+    assert c[0]["score"] != d[0]["score"]
+
+
+# --- the widgets, driven like a student would ---------------------------------
+
+def test_stepper_widget_adds_bumps_as_t_moves():
+    w = L.fgd_stepper_widget(n=10)
+    assert set(w.controls) == {"t", "loss", "gamma", "eta", "lam"}
+    assert w.result["t"] == 0 and len(w.result["alpha"]) == 0
+    w.controls["t"].value = 1
+    assert len(w.result["alpha"]) == 1                      # f_0 = 0: the first example is a margin error
+    assert w.result["alpha"][0] == pytest.approx(0.5 * w.result["y_t"])
+    assert "added +0.500" in w.result["figure"].axes[0].get_title() or "added -0.500" in w.result["figure"].axes[0].get_title()
+    w.controls["t"].value = 10
+    path = w.result["path"]
+    assert len(w.result["alpha"]) == sum(path["added"]) < 10 + 1
+    w.controls["loss"].value = "squared"
+    assert len(w.result["alpha"]) == 10                     # the squared loss always adds a bump
+    w.controls["lam"].value = 0.0
+    assert w.result["path"]["shrink"] == [1.0] * 10
+    assert len(plt.get_fignums()) == 1
+
+
+def test_budget_widget_follows_budget_and_rule(capsys):
+    w = L.budget_widget(budgets=(5, 40), n=150)
+    assert set(w.controls) == {"budget", "rule", "loss"}
+    assert w.result["row"]["budget"] == 40
+    w.controls["budget"].value = 0
+    assert w.result["row"]["n_terms"] == 5
+    assert "budget 5: 5 bumps" in capsys.readouterr().out
+    w.controls["budget"].value = 2
+    assert w.result["row"]["budget"] is None
+    w.controls["loss"].value = "squared"
+    assert "mean squared error" in w.result["figure"].axes[0].get_ylabel()
+
+
+def test_bandwidth_widget_bias_against_variance():
+    w = L.bandwidth_widget(gamma=0.3, n_datasets=10)
+    wide = w.result
+    w.controls["gamma"].value = 100.0
+    narrow = w.result
+    assert wide["bias2"] > 5 * narrow["bias2"]
+    assert narrow["variance"] > 2 * wide["variance"]
+    assert "gamma = 100" in narrow["figure"].axes[0].get_title()
+    w.controls["lam"].value = 1.0                           # heavy regularisation: more bias again
+    assert w.result["bias2"] > narrow["bias2"]
