@@ -320,10 +320,13 @@ def map_logistic_primal(X, y, lam, tol=1e-12, max_iter=100):
         if np.max(np.abs(grad)) <= tol:
             return w
         step = cho_solve(cho_factor(hess), grad)
+        decrease = grad @ step                      # predicted decrease of a full step, x2
         t = 1.0
         while t > 1e-10:
             E_new = map_logistic_objective(w - t * step, X, y, lam)
-            if E_new <= E - 1e-4 * t * (grad @ step):
+            # Armijo's test; close to the optimum the decrease drowns in the rounding of E,
+            # where full Newton steps are safe (they converge quadratically there)
+            if E_new <= E - 1e-4 * t * decrease or decrease <= 1e-13 * max(1.0, abs(E)):
                 break
             t /= 2
         w, E = w - t * step, E_new

@@ -192,6 +192,18 @@ def test_logistic_dual_identity_holds_to_tight_tolerance(classification):
     assert dual.alpha_sparsity(alpha) == 0.0
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_logistic_newton_reaches_tight_tolerance_on_varied_problems(seed):
+    rng = np.random.default_rng(100 + seed)
+    n, d = int(rng.integers(3, 30)), int(rng.integers(1, 5))
+    X = rng.normal(scale=rng.uniform(0.5, 3), size=(n, d))
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    lam = rng.uniform(0.3, 5.0)
+    w = dual.map_logistic_primal(X, y, lam, tol=1e-12)
+    alpha = dual.map_logistic_alpha(X, y, w, lam)
+    assert np.max(np.abs(X.T @ alpha - w)) <= 1e-12 * lam ** 2 + 1e-12
+
+
 def test_logistic_identity_fails_away_from_the_optimum(classification):
     X, y = classification
     w = dual.map_logistic_primal(X, y, LAM, tol=1e-3)
