@@ -81,6 +81,7 @@ import inspect
 import re
 import signal
 import threading
+import time
 import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -339,7 +340,8 @@ def format_value(value, limit: int = 160, threshold: int = 12) -> str:
         with np.printoptions(precision=4, threshold=threshold, edgeitems=2, suppress=True,
                              linewidth=10**6, floatmode="maxprec", legacy=False):
             text = np.array2string(value, separator=", ")
-        text = re.sub(r"\s+,", ",", re.sub(r"\[\s+", "[", re.sub(r"\s+", " ", text)))
+        text = re.sub(r"\s+", " ", text)
+        text = re.sub(r"\s+([,\]])", r"\1", re.sub(r"\[\s+", "[", text))
     elif isinstance(value, (bool, np.bool_)):
         text = str(bool(value))
     elif isinstance(value, (float, np.floating)):
@@ -393,13 +395,18 @@ def time_limit(seconds: float | None):
     def _alarm(signum, frame):
         raise QuestionTimeout(f"time limit of {seconds:g} s")
 
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]  # a limit around this one
+    start = time.monotonic()
     previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds if not outer_left else min(seconds, outer_left))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(outer_left - (time.monotonic() - start), 1e-3))
 
 
 def _short(text: str, limit: int = 200) -> str:
