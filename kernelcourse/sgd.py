@@ -1,0 +1,550 @@
+"""Kernel SGD in the dual, the six ways to learn with a kernel, and their cost (lecture 2.1-2.7, 2.10).
+
+SGD on ``f(w) = (1/n) sum_i loss(w . phi(x_i); y_i)`` from ``w_0 = 0`` samples an
+index ``i_t`` and steps
+
+    w_{t+1} = w_t - alpha * loss'(w_t . phi(x_{i_t}); y_{i_t}) * phi(x_{i_t}).
+
+Every ``w_t`` stays in the span of the ``phi(x_i)``: ``w_t = sum_i u_i phi(x_i)``,
+and the same step changes only the sampled coordinate of ``u``,
+
+    u_{i_t} <- u_{i_t} - alpha * loss'(sum_j K(x_{i_t}, x_j) u_j; y_{i_t}),
+
+with ``K(x, z) = phi(x) . phi(z)``. The lecture's four exact ways to run this
+differ only in what they compute when, and given the same sampled indices they
+train the same model:
+
+===================  ========================================  ==================  ============
+``way``              what it does                              computation         memory
+===================  ========================================  ==================  ============
+``features``         phi(x_i) on the fly, SGD on w             d D T               D
+``cached_features``  all phi(x_i) first, SGD on w              n d D + D T         n D
+``kernel``           K(x_i, x_j) on the fly, SGD on u          n d T               n
+``gram``             the Gram matrix G first, SGD on u         n^2 d + n T         n^2
+``rff``              random features psi(x_i) on the fly       d D T               d D
+``rff_cached``       all psi(x_i) first                        n d D + D T         n D + d D
+===================  ========================================  ==================  ============
+
+(memory on top of the training set, ``n d``). The last two learn with the random
+Fourier features of :mod:`kernelcourse.random_features`, an approximation of the
+RBF kernel, so they train a nearby model rather than the same one.
+
+Losses, with ``z = w . phi(x)`` and labels ``y``:
+
+* ``'logistic'``: ``loss(z; y) = log(1 + exp(-y z))``, ``loss' = -y / (1 + exp(y z))`` (labels +-1);
+* ``'squared'``: ``loss(z; y) = (z - y)^2 / 2``, ``loss' = z - y``.
+"""
+from __future__ import annotations
+
+import math
+import operator
+import time
+import tracemalloc
+
+import numpy as np
+
+from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int, check_square
+from kernelcourse.kernels import RBF, Kernel
+from kernelcourse.random_features import RandomFourierFeatures, _rng
+
+__all__ = [
+    "WAYS", "EXACT_WAYS", "logistic_derivative", "squared_derivative", "sample_indices",
+    "dual_sgd_step", "sgd_gram", "sgd_kernel_on_the_fly", "sgd_features_on_the_fly",
+    "sgd_cached_features", "KernelSGD", "cost_table", "predicted_cost", "format_cost_table",
+    "growth_exponent", "measure_way", "lecture_demo",
+]
+
+#: the six ways, in the lecture's order
+WAYS = ("features", "cached_features", "kernel", "gram", "rff", "rff_cached")
+#: the four that use the kernel exactly
+EXACT_WAYS = WAYS[:4]
+
+#: SGD steps taken together by the ways on u (see _dual_sgd)
+_BLOCK = 16
+
+_DESCRIPTIONS = {
+    "features": "1. features on the fly, SGD on w",
+    "cached_features": "2. cached features, SGD on w",
+    "kernel": "3. kernel on the fly, SGD on u",
+    "gram": "4. cached Gram matrix, SGD on u",
+    "rff": "5. random features on the fly, SGD on w",
+    "rff_cached": "6. cached random features, SGD on w",
+}
+
+
+# ----------------------------------------------------------------------------- losses
+
+def logistic_derivative(z: float, y: float) -> float:
+    """``d/dz log(1 + exp(-y z)) = -y / (1 + exp(y z))``, written so no exp overflows."""
+    m = y * z
+    if m > 0:
+        e = math.exp(-m)
+        return -y * e / (1.0 + e)
+    return -y / (1.0 + math.exp(m))
+
+
+def squared_derivative(z: float, y: float) -> float:
+    """``d/dz (z - y)^2 / 2 = z - y``."""
+    return z - y
+
+
+_LOSSES = {"logistic": logistic_derivative, "squared": squared_derivative}
+
+
+def _loss(loss):
+    if loss not in _LOSSES:
+        raise ValueError(f"loss must be one of {sorted(_LOSSES)}; got loss={loss!r}")
+    return _LOSSES[loss]
+
+
+def _labels(y, n, loss):
+    return as_labels(y, n, values=(-1, 1) if loss == "logistic" else None)
+
+
+# ----------------------------------------------------------------------------- index sequence
+
+def sample_indices(n: int, T: int, random_state=None) -> np.ndarray:
+    """``T`` indices ``i_t`` drawn uniformly from ``{0, ..., n - 1}`` (with replacement)."""
+    n, T = check_positive_int(n, "n"), check_positive_int(T, "T")
+    return _rng(random_state).integers(0, n, size=T)
+
+
+def _indices(indices, n):
+    idx = np.asarray(indices)
+    if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+        raise ValueError(f"indices must be a non-empty 1-D array of ints; got shape {idx.shape} "
+                         f"and dtype {idx.dtype}")
+    if idx.min() < 0 or idx.max() >= n:
+        raise ValueError(f"indices must lie in [0, {n - 1}] for n={n} samples; "
+                         f"got values from {idx.min()} to {idx.max()}")
+    return idx.tolist()
+
+
+# ----------------------------------------------------------------------------- the update rules
+
+def dual_sgd_step(u, i, k_row, y_i, alpha=0.1, loss="logistic") -> np.ndarray:
+    """One SGD step on ``u``: ``u_i <- u_i - alpha * loss'(k_row . u; y_i)``, other entries kept.
+
+    ``k_row`` is ``(K(x_i, x_1), ..., K(x_i, x_n))``, so ``k_row . u = w . phi(x_i)``.
+    Returns a new vector; ``u`` is not modified.
+    """
+    u = np.array(u, dtype=float)
+    k_row = np.asarray(k_row, dtype=float)
+    if k_row.shape != u.shape or u.ndim != 1:
+        raise ValueError(f"k_row and u must be vectors of the same length; got shapes "
+                         f"{k_row.shape} and {u.shape}")
+    u[i] -= alpha * _loss(loss)(float(k_row @ u), float(y_i))
+    return u
+
+
+def _dual_sgd(kernel_rows, n, y, indices, alpha, dloss, block=_BLOCK):
+    """SGD on ``u`` from ``u = 0``, taking the sampled steps ``block`` at a time.
+
+    ``kernel_rows(I)`` returns the rows ``K(x_i, x_j)``, j = 1..n, for the indices
+    ``I`` of the next steps. Within a block the margin of step ``t`` is
+
+        K(x_{i_t}, .) . u_t = K(x_{i_t}, .) . u_start + sum_{s < t} K(x_{i_t}, x_{i_s}) delta_s,
+
+    where ``delta_s = -alpha loss'(...)`` are the block's earlier updates: the same
+    arithmetic as one step at a time, in another order, so the result agrees to
+    round-off, but the ``O(n)`` products run as one matrix product per block
+    instead of one small NumPy call per step.
+    """
+    u = np.zeros(n)
+    steps = np.asarray(indices)
+    for start in range(0, steps.shape[0], block):
+        I = steps[start:start + block]
+        R = kernel_rows(I)
+        margins = (R @ u).tolist()
+        C = R[:, I].tolist()                       # C[t][s] = K(x_{i_t}, x_{i_s})
+        deltas = []
+        for t, i in enumerate(I.tolist()):
+            z = margins[t] + sum(map(operator.mul, C[t], deltas))
+            deltas.append(-alpha * dloss(z, y[i]))
+        np.add.at(u, I, deltas)
+    return u
+
+
+def sgd_gram(G, y, indices, alpha=0.1, loss="logistic") -> np.ndarray:
+    """Way 4: SGD on ``u`` reading rows of a precomputed Gram matrix ``G_ij = K(x_i, x_j)``.
+
+    Each step costs ``O(n)``: ``u_i <- u_i - alpha loss'(G_i . u; y_i)``, only the
+    sampled coordinate changing. Returns ``u`` after ``len(indices)`` steps from ``u = 0``.
+    """
+    G = check_square(G, "G")
+    y = _labels(y, G.shape[0], loss).tolist()
+    steps = np.asarray(_indices(indices, G.shape[0]))
+    return _dual_sgd(G.__getitem__, G.shape[0], y, steps, check_positive(alpha, "alpha"), _loss(loss))
+
+
+def _kernel_rows_function(X, kernel):
+    """A function ``I -> K(x_i, x_j)`` (rows i in ``I``, j = 1..n) computed afresh at each call.
+
+    For the RBF kernel, ``-gamma ||x_i - x_j||^2 = [x_i, 1, gamma ||x_i||^2] .
+    [2 gamma x_j, -gamma ||x_j||^2, -1]``: one product with a stored ``(n, d + 2)``
+    matrix and one exponential, ``O(n d)`` work per row. Other kernels are called
+    on ``(X[I], X)``.
+    """
+    if isinstance(kernel, RBF):
+        g = kernel.gamma
+        sq = np.einsum("ij,ij->i", X, X)[:, None]
+        A = np.hstack([2.0 * g * X, -g * sq, -np.ones_like(sq)]).T.copy()
+        Q = np.hstack([X, np.ones_like(sq), g * sq])
+
+        def rows(I):
+            E = Q[I] @ A
+            np.minimum(E, 0.0, out=E)                # a squared distance is never negative
+            return np.exp(E, out=E)
+        return rows
+    return lambda I: kernel(X[I], X)
+
+
+def sgd_kernel_on_the_fly(X, y, kernel, indices, alpha=0.1, loss="logistic") -> np.ndarray:
+    """Way 3: SGD on ``u``, computing the kernel values ``K(x_i, x_j)``, j = 1..n, at every step.
+
+    Each step costs ``O(n d)`` and nothing of size ``n^2`` is stored. Returns ``u``
+    after ``len(indices)`` steps from ``u = 0``.
+    """
+    X = as_2d(X, "X")
+    y = _labels(y, X.shape[0], loss).tolist()
+    steps = np.asarray(_indices(indices, X.shape[0]))
+    return _dual_sgd(_kernel_rows_function(X, kernel), X.shape[0], y, steps,
+                     check_positive(alpha, "alpha"), _loss(loss), block=2 * _BLOCK)
+
+
+def _primal_sgd(phi, n, y, indices, alpha, dloss, D):
+    """SGD on ``w`` with ``phi(i)`` the feature vector of example ``i``; tracks ``u`` as well."""
+    w = np.zeros(D)
+    u = np.zeros(n)
+    for i in _indices(indices, n):
+        p = phi(i)
+        g = alpha * dloss(float(p @ w), y[i])
+        w -= g * p
+        u[i] -= g
+    return w, u
+
+
+def sgd_features_on_the_fly(X, y, feature_map, indices, alpha=0.1, loss="logistic"):
+    """Way 1 (and 5): SGD on ``w``, computing ``phi(x_i)`` at every step.
+
+    Parameters
+    ----------
+    feature_map : callable
+        ``feature_map(X)`` returns ``phi(X)`` of shape (m, D) (a kernel's ``features``,
+        or a fitted :class:`RandomFourierFeatures`' ``transform``).
+
+    Returns
+    -------
+    w : ndarray of shape (D,)
+    u : ndarray of shape (n,)
+        The dual coefficients of the same run (``w = sum_i u_i phi(x_i)``).
+    """
+    X = as_2d(X, "X")
+    y = _labels(y, X.shape[0], loss).tolist()
+    D = feature_map(X[:1]).shape[1]
+    return _primal_sgd(lambda i: feature_map(X[i:i + 1])[0], X.shape[0], y, indices,
+                       check_positive(alpha, "alpha"), _loss(loss), D)
+
+
+def sgd_cached_features(Z, y, indices, alpha=0.1, loss="logistic"):
+    """Way 2 (and 6): SGD on ``w`` reading rows of precomputed features ``Z[i] = phi(x_i)``.
+
+    Returns ``w`` and the dual coefficients ``u`` of the same run.
+    """
+    Z = as_2d(Z, "Z")
+    y = _labels(y, Z.shape[0], loss).tolist()
+    rows = list(Z)
+    return _primal_sgd(rows.__getitem__, Z.shape[0], y, indices,
+                       check_positive(alpha, "alpha"), _loss(loss), Z.shape[1])
+
+
+def _rff_row_function(X, rff):
+    """``i -> psi(x_i) = sqrt(2/D) cos(Omega x_i + b)`` computed afresh (``O(d D)``)."""
+    Omega, b = rff.Omega_, rff.b_
+    scale = math.sqrt(2.0 / rff.n_components)
+    buf = np.empty(Omega.shape[0])
+
+    def psi(i):
+        np.matmul(Omega, X[i], out=buf)
+        np.add(buf, b, out=buf)
+        np.cos(buf, out=buf)
+        return buf * scale
+    return psi
+
+
+# ----------------------------------------------------------------------------- the estimator
+
+class KernelSGD:
+    """Kernel logistic (or least-squares) regression trained by SGD, in one of the six ways.
+
+    Minimises ``(1/n) sum_i loss(w . phi(x_i); y_i)`` by ``n_iter`` SGD steps of
+    size ``alpha`` from ``w = 0``, with ``w = sum_i u_i phi(x_i)``. The prediction
+    is ``f(x) = sum_i u_i K(x, x_i)`` (= ``w . phi(x)`` for the ways on ``w``).
+
+    Parameters
+    ----------
+    kernel : Kernel, default RBF(gamma=1.0)
+        A :mod:`kernelcourse.kernels` object. The ways ``'features'`` and
+        ``'cached_features'`` need a finite ``kernel.features``; ``'rff'`` and
+        ``'rff_cached'`` need an RBF kernel.
+    way : one of WAYS, default 'gram'
+    loss : {'logistic', 'squared'}, default 'logistic'
+    alpha : float, default 0.1
+        Constant step size.
+    n_iter : int or None, default None
+        Number of steps ``T``; None means ``20 n`` as in the lecture's demo.
+    n_components : int, default 100
+        ``D`` for the random-feature ways.
+    random_state : None, int or Generator
+        Seeds the sampled indices, then the random features.
+
+    Attributes
+    ----------
+    dual_coef_ : ndarray of shape (n,)
+        ``u``.
+    coef_ : ndarray of shape (D,) or None
+        ``w``, for the ways that run SGD on ``w``.
+    X_fit_ : ndarray of shape (n, d)
+    indices_ : ndarray of shape (T,)
+        The sampled indices.
+    random_features_ : RandomFourierFeatures or None
+    """
+
+    def __init__(self, kernel=None, way="gram", loss="logistic", alpha=0.1, n_iter=None,
+                 n_components=100, random_state=None):
+        self.kernel = kernel
+        self.way = way
+        self.loss = loss
+        self.alpha = alpha
+        self.n_iter = n_iter
+        self.n_components = n_components
+        self.random_state = random_state
+
+    def _check_params(self):
+        if self.way not in WAYS:
+            raise ValueError(f"way must be one of {WAYS}; got way={self.way!r}")
+        _loss(self.loss)
+        check_positive(self.alpha, "alpha")
+        kernel = RBF(1.0) if self.kernel is None else self.kernel
+        if not isinstance(kernel, Kernel):
+            raise TypeError(f"kernel must be a kernelcourse.kernels.Kernel; got {type(kernel).__name__}")
+        if self.way in ("rff", "rff_cached") and not isinstance(kernel, RBF):
+            raise ValueError(f"way={self.way!r} approximates an RBF kernel; got kernel={kernel!r}")
+        if self.way in ("features", "cached_features"):
+            try:
+                kernel.feature_dim(1)
+            except NotImplementedError:
+                raise ValueError(
+                    f"way={self.way!r} needs a finite feature map, and {kernel!r} has none; "
+                    "use way='kernel' or 'gram', or the approximate 'rff' / 'rff_cached'") from None
+        return kernel
+
+    def fit(self, X, y, indices=None):
+        """Run the SGD steps; ``indices`` (the sampled ``i_t``) overrides ``n_iter`` and the seed."""
+        kernel = self._check_params()
+        X = as_2d(X, "X")
+        y = _labels(y, X.shape[0], self.loss)
+        rng = _rng(self.random_state)
+        if indices is None:
+            T = 20 * X.shape[0] if self.n_iter is None else check_positive_int(self.n_iter, "n_iter")
+            indices = rng.integers(0, X.shape[0], size=T)
+        self.indices_ = np.asarray(indices)
+        self.X_fit_, self.kernel_ = X.copy(), kernel
+        self.coef_, self.random_features_ = None, None
+        way, args = self.way, (self.indices_, self.alpha, self.loss)
+        if way == "gram":
+            self.dual_coef_ = sgd_gram(kernel(X), y, *args)
+        elif way == "kernel":
+            self.dual_coef_ = sgd_kernel_on_the_fly(X, y, kernel, *args)
+        elif way == "features":
+            self.coef_, self.dual_coef_ = sgd_features_on_the_fly(X, y, kernel.features, *args)
+        elif way == "cached_features":
+            self.coef_, self.dual_coef_ = sgd_cached_features(kernel.features(X), y, *args)
+        else:
+            rff = RandomFourierFeatures(kernel.gamma, self.n_components, rng).fit(X)
+            self.random_features_ = rff
+            if way == "rff":
+                self.coef_, self.dual_coef_ = _primal_sgd(
+                    _rff_row_function(X, rff), X.shape[0], y.tolist(), self.indices_,
+                    check_positive(self.alpha, "alpha"), _loss(self.loss), rff.n_components)
+            else:
+                self.coef_, self.dual_coef_ = sgd_cached_features(rff.transform(X), y, *args)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """``f(x) = w . phi(x)``, computed as ``sum_i u_i K(x, x_i)`` or from the features."""
+        if not hasattr(self, "dual_coef_"):
+            raise ValueError("this KernelSGD is not fitted yet: call fit(X, y) before predicting")
+        X = as_2d(X, "X")
+        if X.shape[1] != self.X_fit_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features, but KernelSGD was fitted with "
+                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        if self.random_features_ is not None:
+            return self.random_features_.transform(X) @ self.coef_
+        if self.coef_ is not None:
+            return self.kernel_.features(X) @ self.coef_
+        return self.kernel_(X, self.X_fit_) @ self.dual_coef_
+
+    def predict(self, X) -> np.ndarray:
+        """Labels ``sign f(x)`` (+1 at 0) for the logistic loss, ``f(x)`` for the squared loss."""
+        f = self.decision_function(X)
+        return np.where(f >= 0, 1.0, -1.0) if self.loss == "logistic" else f
+
+    def score(self, X, y) -> float:
+        """Accuracy for the logistic loss; the coefficient of determination R^2 for the squared loss."""
+        pred = self.predict(X)
+        y = _labels(y, pred.shape[0], self.loss)
+        if self.loss == "logistic":
+            return float(np.mean(pred == y))
+        return float(1.0 - np.sum((y - pred) ** 2) / np.sum((y - y.mean()) ** 2))
+
+
+# ----------------------------------------------------------------------------- the cost model
+
+#: the lecture's table, extended with the two random-feature ways: (computation, memory)
+_COST = {
+    "features": ("d D T", "D", lambda n, d, D, T: d * D * T, lambda n, d, D, T: D),
+    "cached_features": ("n d D + D T", "n D", lambda n, d, D, T: n * d * D + D * T,
+                        lambda n, d, D, T: n * D),
+    "kernel": ("n d T", "n", lambda n, d, D, T: n * d * T, lambda n, d, D, T: n),
+    "gram": ("n^2 d + n T", "n^2", lambda n, d, D, T: n * n * d + n * T, lambda n, d, D, T: n * n),
+    "rff": ("d D + d D T", "d D + D", lambda n, d, D, T: d * D + d * D * T,
+            lambda n, d, D, T: d * D + D),
+    "rff_cached": ("n d D + D T", "n D + d D", lambda n, d, D, T: n * d * D + D * T,
+                   lambda n, d, D, T: n * D + d * D),
+}
+
+
+def _check_way(way):
+    if way not in WAYS:
+        raise ValueError(f"way must be one of {WAYS}; got way={way!r}")
+    return way
+
+
+def cost_table():
+    """The lecture's table: for each way its computation and memory, as big-Theta formulas.
+
+    Returns a list of dicts with keys ``way``, ``description``, ``computation`` and
+    ``memory`` (on top of the training set). ``n`` examples in ``d`` dimensions,
+    features of dimension ``D``, ``T`` SGD steps; a feature vector costs ``d D``
+    and a kernel value ``d``. For the random-feature ways ``D`` is the number of
+    random features and drawing ``Omega`` costs ``d D``.
+    """
+    return [{"way": w, "description": _DESCRIPTIONS[w], "computation": f"O({_COST[w][0]})",
+             "memory": f"O({_COST[w][1]}) + training set"} for w in WAYS]
+
+
+def predicted_cost(way, n, d, D, T):
+    """The table's formulas evaluated at given sizes (constants taken as 1).
+
+    Returns
+    -------
+    operations : float
+        Arithmetic operations, e.g. ``n^2 d + n T`` for the Gram matrix.
+    memory : float
+        Numbers stored besides the training set, e.g. ``n^2``.
+    """
+    _check_way(way)
+    sizes = [check_positive_int(v, name) for v, name in ((n, "n"), (d, "d"), (D, "D"), (T, "T"))]
+    return float(_COST[way][2](*sizes)), float(_COST[way][3](*sizes))
+
+
+def format_cost_table(n=None, d=None, D=None, T=None) -> str:
+    """The cost table as plain text; with sizes given, the predicted figures as two more columns."""
+    rows = cost_table()
+    given = None not in (n, d, D, T)
+    lines = [f"{'way':<42}{'computation':<18}{'memory':<24}" + ("operations    memory" if given else "")]
+    for r in rows:
+        line = f"{r['description']:<42}{r['computation']:<18}{r['memory']:<24}"
+        if given:
+            ops, mem = predicted_cost(r["way"], n, d, D, T)
+            line += f"{ops:<14.2e}{mem:.2e}"
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def growth_exponent(sizes, values) -> float:
+    """The slope ``p`` of the least-squares line through ``(log size, log value)``: value ~ size^p."""
+    sizes, values = np.asarray(sizes, dtype=float), np.asarray(values, dtype=float)
+    if sizes.shape != values.shape or sizes.size < 2:
+        raise ValueError(f"need at least two (size, value) pairs of equal length; got {sizes.shape} "
+                         f"and {values.shape}")
+    if np.any(sizes <= 0) or np.any(values <= 0):
+        raise ValueError("sizes and values must be positive to take logarithms")
+    return float(np.polyfit(np.log(sizes), np.log(values), 1)[0])
+
+
+def _synthetic_problem(n, d, random_state=0):
+    rng = np.random.default_rng(random_state)
+    X = rng.uniform(size=(n, d))
+    y = np.where(np.sin(6 * X[:, 0]) + X[:, -1] > 0.8, 1.0, -1.0)
+    return X, y
+
+
+def measure_way(way, n, d, D, T, repeats=1, random_state=0):
+    """Train on a synthetic problem in the given way; measure time and peak memory.
+
+    The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
+    ways; for ``'features'`` and ``'cached_features'`` the features are random
+    Fourier features of width ``D`` used as an exact feature map (the kernel is
+    then ``psi(x).psi(z)``), so that ``D`` can be chosen freely.
+
+    Returns
+    -------
+    seconds : float
+        The best of ``repeats`` runs of ``fit``.
+    peak_bytes : int
+        The peak of memory allocated during one run (``tracemalloc``), minus the
+        training set's copy kept by the estimator.
+    """
+    _check_way(way)
+    X, y = _synthetic_problem(check_positive_int(n, "n"), check_positive_int(d, "d"), random_state)
+    indices = sample_indices(n, T, random_state)
+    gamma = 1.0 / d
+
+    def run():
+        if way in ("features", "cached_features"):
+            rff = RandomFourierFeatures(gamma, D, random_state).fit(X)
+            if way == "features":
+                return sgd_features_on_the_fly(X, y, rff.transform, indices)
+            return sgd_cached_features(rff.transform(X), y, indices)
+        return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(
+            X, y, indices=indices)
+
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    tracemalloc.start()
+    try:
+        run()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    if way not in ("features", "cached_features"):
+        peak -= X.nbytes
+    return best, max(int(peak), 1)
+
+
+# ----------------------------------------------------------------------------- the demo
+
+def lecture_demo(way="gram", n=1024, gamma=100.0, alpha=0.1, n_iter=None, random_state=0):
+    """Lecture 2.7: RBF kernel logistic regression by SGD on the two disks and a band.
+
+    Trains on ``two_disks_and_band(n, random_state)`` with ``RBF(gamma)``, step
+    ``alpha`` and ``n_iter = 20 n`` steps, tests on a fresh draw
+    (seed ``random_state + 1``).
+
+    Returns
+    -------
+    model : KernelSGD
+    train_accuracy, test_accuracy : float
+    """
+    from kernelcourse.datasets import two_disks_and_band
+
+    X, y = two_disks_and_band(n=n, random_state=random_state)
+    X_test, y_test = two_disks_and_band(n=n, random_state=random_state + 1)
+    model = KernelSGD(RBF(gamma), way=way, alpha=alpha, n_iter=n_iter,
+                      random_state=random_state).fit(X, y)
+    return model, model.score(X, y), model.score(X_test, y_test)
