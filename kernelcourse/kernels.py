@@ -27,20 +27,29 @@ The construction rules of the lectures are code: ``k1 + k2``, ``k1 * k2``,
 :class:`Scaled` (``f(x) k(x, z) f(z)``), :class:`Bilinear` (``x^T A z``),
 :class:`Composed` (``k(phi(x), phi(z))``) and :class:`Normalized`.
 
-The lectures' sigma forms of the Gaussian kernel
--------------------------------------------------
-The lecture notes write the Gaussian kernel with a width in three ways;
-:func:`gamma_from_sigma` turns each into scikit-learn's ``gamma``:
+The lectures' width parameters
+------------------------------
+The lecture notes write the Gaussian kernel's width in several ways;
+:func:`gamma_from_sigma` turns each into scikit-learn's ``gamma`` of :class:`RBF`:
 
 * ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)``, so ``gamma = 1 / sigma^2``.
-  Lecture 1's list of kernels (``000_02a3805d6f6fbf9c.txt``) writes it so.
+  Lecture 1 (``000_02a3805d6f6fbf9c.txt``) writes the RBF kernel so.
 * ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))``, so
-  ``gamma = 1 / (2 sigma^2)``. The construction-rule lectures (the proof by
-  normalising ``exp(<x, z> / sigma^2)`` in ``002_c879b5c65700b04d.txt``) and
-  the Bayesian view (``f(x) exp(x^T x' / sigma^2) f(x')`` in
-  ``003_7ec9173b21ea9363.txt``) write it so.
-* ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma_lecture)``, a lecture's own
+  ``gamma = 1 / (2 sigma^2)``. Lecture 3 (``002_c879b5c65700b04d.txt``, the
+  proof by normalising ``exp(<x, z> / sigma^2)``) and lecture 4
+  (``003_7ec9173b21ea9363.txt``, ``f(x) exp(x^T x' / sigma^2) f(x')``) write it so.
+  Lecture 1's exponential kernel ``exp(-||x - z|| / (2 sigma^2))`` takes the
+  same conversion: ``Exponential(gamma=gamma_from_sigma(sigma, 'two_sigma2'))``.
+* ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma_lecture)``, the lecture's own
   ``gamma`` dividing the squared distance, so ``gamma = 1 / gamma_lecture``.
+  Lecture 5 (``004_811ba43e0c37c1a5.txt``) writes it so.
+* ``'sigma'``: ``exp(-dist / sigma)``, so ``gamma = 1 / sigma``: lecture 1's
+  Laplacian kernel ``exp(-|x - z| / sigma)`` is
+  ``Laplacian(gamma=gamma_from_sigma(sigma, 'sigma'))``.
+
+Lecture 2 (``001_ec6c2c7eda246d15.txt``) already writes scikit-learn's forms,
+``exp(-gamma ||x - z||^2)``, ``(gamma x^T y + r)^d`` and ``tanh(gamma x^T y + r)``:
+its ``gamma`` and ``r`` are ``gamma`` and ``coef0`` here, unchanged.
 
 The PSD tools are :func:`is_psd`, :func:`min_eigenvalue` and
 :func:`find_non_psd_witness`.
@@ -109,8 +118,8 @@ class Kernel:
         Z : array-like of shape (n_Z, d), optional
             Defaults to ``X`` (then ``K`` is symmetric and computed as such).
         """
-        symmetric = Z is None
-        X, Z = as_pair(X, Z)
+        symmetric = Z is None or Z is X
+        X, Z = as_pair(X, None if symmetric else Z)
         return self._gram(X, Z, symmetric)
 
     def diag(self, X):
@@ -163,19 +172,129 @@ class Kernel:
 # Fast squared-distance Gram matrices
 # ---------------------------------------------------------------------------
 
+# The Gram matrix of the RBF kernel is cheap to multiply out but has n^2
+# entries, each needing a few elementwise passes and one exp. Memory traffic
+# over those n^2 entries, not the product X Z^T, dominates at small d, so:
+# * row blocks of _ROWS rows are processed tile by tile while in cache, each
+#   tile written once into the preallocated output (``out=`` everywhere);
+# * for K(X, X) only the upper block triangle is computed and mirrored;
+# * the blocks are shared among threads (numpy's ufuncs and BLAS release the
+#   GIL), one per core.
+# At small d the tile product X_I Z_J^T is one BLAS call on matrices augmented
+# so that it yields -gamma ||x - z||^2 directly:
+#   [2 gamma x, -gamma ||x||^2, -gamma] . [z, 1, ||z||^2] = -gamma ||x - z||^2.
+# Tiles are kept below OpenBLAS's threshold for threading a product
+# (m n k <= 262144), because nested BLAS threads on busy cores are far slower.
+# At large d one multithreaded BLAS product fills the output first and the
+# threads then apply the elementwise steps row block by row block.
+
+_ROWS = 64
+_BLAS_SERIAL = 262144
+_MIN_COLS = 64
+_POOL = None
+
+
+def _pool():
+    """A lazily created pool with one thread per available core (at most 8)."""
+    global _POOL
+    if _POOL is None:
+        import os
+        from concurrent.futures import ThreadPoolExecutor
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            cores = os.cpu_count() or 1
+        _POOL = ThreadPoolExecutor(max(1, min(cores, 8)), thread_name_prefix="kernelcourse-gram")
+    return _POOL
+
+
+def _run_blocks(task, n_rows, n_entries):
+    """Call ``task(i0, i1)`` over row blocks, on the pool when the matrix is large."""
+    starts = range(0, n_rows, _ROWS)
+    blocks = [(i0, min(i0 + _ROWS, n_rows)) for i0 in starts]
+    if n_entries < 1_000_000 or len(blocks) < 2:
+        for i0, i1 in blocks:
+            task(i0, i1)
+    else:
+        # list() re-raises any exception from a worker
+        list(_pool().map(lambda block: task(*block), blocks))
+
+
+def _rbf_fused(X, Z, gamma, K, symmetric):
+    """Fill ``K`` tile by tile with one BLAS call per tile on augmented inputs."""
+    d = X.shape[1]
+    sqX = np.einsum("ij,ij->i", X, X)
+    sqZ = sqX if symmetric else np.einsum("ij,ij->i", Z, Z)
+    A = np.empty((X.shape[0], d + 2))
+    np.multiply(X, 2.0 * gamma, out=A[:, :d])
+    np.multiply(sqX, -gamma, out=A[:, d])
+    A[:, d + 1] = -gamma
+    B = np.empty((Z.shape[0], d + 2))
+    B[:, :d] = Z
+    B[:, d] = 1.0
+    B[:, d + 1] = sqZ
+    m = Z.shape[0]
+    width = max(_MIN_COLS, _BLAS_SERIAL // (_ROWS * (d + 2)))
+
+    def tile(i0, i1, j0, j1, buf):
+        G = buf[:(i1 - i0) * (j1 - j0)].reshape(i1 - i0, j1 - j0)
+        np.matmul(A[i0:i1], B[j0:j1].T, out=G)   # -gamma ||x - z||^2
+        np.minimum(G, 0.0, out=G)                 # rounding may leave it > 0
+        np.exp(G, out=K[i0:i1, j0:j1])
+
+    def task(i0, i1):
+        buf = np.empty(_ROWS * width)
+        if symmetric:
+            tile(i0, i1, i0, i1, buf)              # the diagonal block, made symmetric
+            D = K[i0:i1, i0:i1]
+            lower = np.tril_indices(i1 - i0, -1)
+            D[lower] = D.T[lower]
+            np.fill_diagonal(D, 1.0)
+            first = i1
+        else:
+            first = 0
+        for j0 in range(first, m, width):
+            j1 = min(j0 + width, m)
+            tile(i0, i1, j0, j1, buf)
+            if symmetric:
+                K[j0:j1, i0:i1] = K[i0:i1, j0:j1].T
+
+    _run_blocks(task, X.shape[0], X.shape[0] * m)
+
+
+def _rbf_from_product(X, Z, gamma, K, symmetric):
+    """Fill ``K`` with one BLAS product, then finish it row block by row block."""
+    root = np.sqrt(2.0 * gamma)
+    Xs = X * root                                    # 2 gamma x . z from the product
+    np.matmul(Xs, Xs.T if symmetric else (Z * root).T, out=K)  # Xs Xs^T goes to BLAS syrk
+    sqX = gamma * np.einsum("ij,ij->i", X, X)
+    sqZ = sqX if symmetric else gamma * np.einsum("ij,ij->i", Z, Z)
+
+    def task(i0, i1):
+        T = K[i0:i1]
+        # gamma (||x||^2 + ||z||^2) as one sum, so K stays exactly symmetric
+        T -= np.add(sqX[i0:i1, None], sqZ[None, :])
+        np.minimum(T, 0.0, out=T)
+        np.exp(T, out=T)
+        if symmetric:
+            T[np.arange(i1 - i0), np.arange(i0, i1)] = 1.0
+
+    _run_blocks(task, X.shape[0], K.size)
+
+
 def _rbf_gram(X, Z, gamma):
-    """``exp(-gamma ||x - z||^2)`` for all pairs; ``Z=None`` means ``Z = X`` (symmetric)."""
-    sym = Z is None
-    Z = X if sym else Z
-    K = X @ Z.T
-    K *= -2.0
-    K += np.einsum("ij,ij->i", X, X)[:, None]
-    K += np.einsum("ij,ij->i", Z, Z)[None, :]
-    np.maximum(K, 0.0, out=K)
-    if sym:
-        np.fill_diagonal(K, 0.0)
-    K *= -gamma
-    return np.exp(K, out=K)
+    """``exp(-gamma ||x - z||^2)`` for all pairs; ``Z=None`` means ``Z = X`` (symmetric).
+
+    Never builds an ``(n, m, d)`` array; the only ``(n, m)`` array is the result.
+    """
+    symmetric = Z is None
+    Z = X if symmetric else Z
+    K = np.empty((X.shape[0], Z.shape[0]))
+    if (X.shape[1] + 2) * _ROWS * _MIN_COLS <= _BLAS_SERIAL:
+        _rbf_fused(X, Z, gamma, K, symmetric)
+    else:
+        _rbf_from_product(X, Z, gamma, K, symmetric)
+    return K
 
 
 # ---------------------------------------------------------------------------
@@ -779,6 +898,7 @@ _SIGMA_FORMS = {
     "sigma2": "exp(-||x-z||^2 / sigma^2) -> gamma = 1 / sigma^2",
     "two_sigma2": "exp(-||x-z||^2 / (2 sigma^2)) -> gamma = 1 / (2 sigma^2)",
     "gamma_divides": "exp(-||x-z||^2 / gamma_lecture) -> gamma = 1 / gamma_lecture",
+    "sigma": "exp(-dist / sigma) -> gamma = 1 / sigma",
 }
 
 
@@ -790,15 +910,19 @@ def gamma_from_sigma(sigma, form):
     sigma : float > 0
         The width as the lecture writes it (for ``'gamma_divides'`` the lecture's
         own ``gamma``).
-    form : {'sigma2', 'two_sigma2', 'gamma_divides'}
-        ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)`` gives ``1 / sigma^2``;
-        ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))`` gives ``1 / (2 sigma^2)``;
-        ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma)`` gives ``1 / gamma``.
+    form : {'sigma2', 'two_sigma2', 'gamma_divides', 'sigma'}
+        ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)`` gives ``1 / sigma^2`` (lecture 1);
+        ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))`` gives ``1 / (2 sigma^2)``
+        (lectures 3 and 4);
+        ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma)`` gives ``1 / gamma`` (lecture 5);
+        ``'sigma'``: ``exp(-dist / sigma)`` gives ``1 / sigma`` (lecture 1's Laplacian,
+        for :class:`Laplacian` or :class:`Exponential`).
 
     Returns
     -------
     float
-        ``gamma`` such that ``RBF(gamma)`` is the lecture's kernel.
+        ``gamma`` such that ``RBF(gamma)`` (or the kernel named above) is the
+        lecture's kernel.
 
     Examples
     --------
@@ -810,7 +934,7 @@ def gamma_from_sigma(sigma, form):
         return 1.0 / sigma ** 2
     if form == "two_sigma2":
         return 1.0 / (2.0 * sigma ** 2)
-    if form == "gamma_divides":
+    if form in ("gamma_divides", "sigma"):
         return 1.0 / sigma
     raise ValueError(f"form must be one of {sorted(_SIGMA_FORMS)}; got form={form!r}")
 
