@@ -12,16 +12,19 @@
    to (``ex1`` for ``ex1.q3``), or the sets/ids given with ``--questions``.
    A question without an answer cell scores 0.
 3. For each question the parent draws the cases (a fixed ``--seed``, the same
-   for every submission), sends the answer cell's source and the inputs to a
-   worker process (:mod:`kernelcourse.grading.worker`, a fresh Python per
-   submission, same interpreter, isolated mode, empty working folder, capped
-   memory). The worker runs the student's function and returns only plain
+   for every submission), sends the answer cell's source and the inputs to the
+   worker (:mod:`kernelcourse.grading.worker`: the same interpreter in isolated
+   mode, in an empty folder), which runs that one answer in a child process
+   forked for it alone (capped memory, killed on overrun): no two answers,
+   of one submission or of two, ever share a process. The worker runs the student's function and returns only plain
    data as JSON; the parent computes the expected values with the package's
    reference and compares (:func:`kernelcourse.grading.core.score`). Nothing
    the worker sends is unpickled or executed.
-4. A worker that overruns the question's time limit is killed and restarted;
-   one that dies (``sys.exit``, ``os._exit``, a crash) costs that question
-   only. A submission that overruns its own time limit keeps what it earned.
+4. The worker runs each answer in a child process of its own, killed when it
+   overruns the question's time limit; an answer that exits or crashes
+   (``sys.exit``, ``os._exit``, a signal, a memory bomb) costs that question
+   only. A worker that stops answering is killed and restarted. A submission
+   that overruns its own time limit keeps what it earned.
 
 The gradebook (``gradebook.csv``, ``gradebook.json``) holds one row per
 submission: the file, its sha256, the points per question, the points
@@ -34,6 +37,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import selectors
 import shutil
 import signal
@@ -143,7 +147,7 @@ class Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=self.folder, env=env, start_new_session=True)
         self._buffer = b""
-        self._next_id = 0
+        self._next_id = ""
         self._read_line(deadline=time.monotonic() + 60.0)  # the "ready" line
 
     def _read_line(self, deadline: float) -> bytes:
@@ -181,8 +185,13 @@ class Worker:
         return f"the worker exited with code {code} (sys.exit or os._exit in the answer?)"
 
     def run(self, request: dict, timeout: float) -> dict:
-        """Send one request; return the worker's reply for it."""
-        self._next_id += 1
+        """Send one request; return the worker's reply for it.
+
+        Each request carries a fresh random id, and only a line carrying that
+        id is taken as the reply, so nothing an answer writes ahead of time
+        can pass for the reply to a later request.
+        """
+        self._next_id = secrets.token_hex(8)
         request = {**request, "id": self._next_id}
         try:
             self.proc.stdin.write((json.dumps(request, separators=(",", ":")) + "\n").encode())
@@ -249,11 +258,38 @@ def _selected(ids: list[str], selection: list[str] | None, registry: dict) -> li
     return [q for q in registry.values() if q.id in wanted or q.set_name in wanted]
 
 
+class WorkerPool:
+    """The one worker of a run: started when first needed, restarted after it fails."""
+
+    def __init__(self, memory_mb: int):
+        self.memory_mb = memory_mb
+        self.worker: Worker | None = None
+
+    def run(self, request: dict, timeout: float) -> dict:
+        if self.worker is None:
+            self.worker = Worker(self.memory_mb)
+        try:
+            return self.worker.run(request, timeout)
+        except (WorkerTimeout, WorkerDied):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
+
+
 def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                    question_timeout=DEFAULTS["question_timeout"],
                    submission_timeout=DEFAULTS["submission_timeout"],
-                   memory_mb=DEFAULTS["memory_mb"]) -> Submission:
-    """Grade one notebook file; never raises for a bad submission."""
+                   memory_mb=DEFAULTS["memory_mb"], pool: WorkerPool | None = None) -> Submission:
+    """Grade one notebook file; never raises for a bad submission.
+
+    ``pool`` lets a run share one worker between submissions (each answer still
+    runs in a process of its own, forked by the worker); without it the
+    notebook gets a worker of its own.
+    """
     start = time.monotonic()
     row = Submission(file=str(path))
     try:
@@ -277,7 +313,8 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
         row.errors.append("no answer cell of a known question (a line '# ANSWER <id>' "
                           "opens each answer cell)")
     row.possible = sum(q.points for q in questions)
-    worker = None
+    own_pool = pool is None
+    pool = WorkerPool(memory_mb) if own_pool else pool
     try:
         for q in questions:
             row.points[q.id] = 0.0
@@ -297,22 +334,14 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                        "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                                  for c in cases]}
             try:
-                if worker is None:
-                    worker = Worker(memory_mb)
-                reply = worker.run(request, timeout=min(2 * limit + 3.0, left + 1.0))
+                reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
             except WorkerTimeout:
-                if worker is not None:
-                    worker.close()
-                worker = None
-                reason = ("the submission's time limit is over" if left < 2 * limit + 3.0
-                          else f"time limit of {limit:g} s is over (an endless loop?)")
+                reason = ("the submission's time limit is over" if left < 2 * limit + 4.0
+                          else "the worker stopped answering")
                 row.details[q.id] = f"stopped: {reason}"
                 row.errors.append(f"{q.id}: stopped, {reason}")
                 continue
             except WorkerDied as exc:
-                if worker is not None:
-                    worker.close()
-                worker = None
                 row.details[q.id] = str(exc)
                 row.errors.append(f"{q.id}: {exc}")
                 continue
@@ -322,8 +351,8 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
             if result.status == "error" or "outcomes" not in reply:
                 row.errors.append(f"{q.id}: {result.detail}")
     finally:
-        if worker is not None:
-            worker.close()
+        if own_pool:
+            pool.close()
     row.total = round(sum(row.points.values()), 4)
     row.seconds = time.monotonic() - start
     return row
@@ -363,10 +392,14 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     rows = [Submission(file=p, errors=[why]) for p, why in problems]
     for p, why in problems:
         stream.write(f"skipping {p}: {why}\n")
-    for i, path in enumerate(notebooks, 1):
-        rows.append(grade_notebook(path, selection=selection, **options))
-        if progress:
-            _progress(i, len(notebooks), str(path), stream)
+    pool = WorkerPool(options.get("memory_mb", DEFAULTS["memory_mb"]))
+    try:
+        for i, path in enumerate(notebooks, 1):
+            rows.append(grade_notebook(path, selection=selection, pool=pool, **options))
+            if progress:
+                _progress(i, len(notebooks), str(path), stream)
+    finally:
+        pool.close()
     write_gradebook(rows, Path(output), options.get("seed", DEFAULTS["seed"]))
     return rows
 
