@@ -127,7 +127,7 @@ def _cos_features(X, Omega, b, scale, out, n_threads):
     dtype = out.dtype
     if b is None:                           # paired: phases once, then [cos, sin]
         m = Omega.shape[0]
-        phases = np.matmul(X, Omega.T.astype(dtype))
+        phases = np.matmul(X.astype(dtype), Omega.T.astype(dtype))
 
         def block(rows):
             np.sin(phases[rows], out=out[rows, m:])
