@@ -161,12 +161,6 @@ class Kernel:
     def __repr__(self):
         return f"{type(self).__name__}()"
 
-    def __eq__(self, other):
-        return type(self) is type(other) and repr(self) == repr(other)
-
-    def __hash__(self):
-        return hash(repr(self))
-
 
 # ---------------------------------------------------------------------------
 # Fast squared-distance Gram matrices
@@ -670,14 +664,18 @@ class PolynomialOf(Kernel):
 
     def __init__(self, k, coeffs):
         self.k = _check_kernel(k)
-        coeffs = list(np.atleast_1d(np.asarray(coeffs, dtype=float)))
-        if len(coeffs) == 0 or np.ndim(coeffs) != 1:
-            raise ValueError(f"coeffs must be a non-empty 1-D sequence; got {coeffs!r}")
-        bad = [(i, c) for i, c in enumerate(coeffs) if not np.isfinite(c) or c < 0]
+        try:
+            arr = np.asarray(coeffs, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(f"coeffs must be a sequence of numbers; got {coeffs!r}") from None
+        if arr.ndim != 1 or arr.size == 0:
+            raise ValueError(f"coeffs must be a non-empty 1-D sequence; got shape {arr.shape}")
+        bad = [(i, float(c)) for i, c in enumerate(arr) if not np.isfinite(c) or c < 0]
         if bad:
             i, c = bad[0]
             raise ValueError(f"coeffs must be finite and non-negative for the result to be a "
                              f"kernel; got coeffs[{i}]={c!r}")
+        coeffs = arr
         self.coeffs = tuple(float(c) for c in coeffs)
 
     def _evaluate(self, K):
@@ -868,7 +866,8 @@ class Normalized(Kernel):
         d = self.k.diag(X)
         if np.any(d <= 0):
             i = int(np.argmax(d <= 0))
-            raise ValueError(f"cannot normalise {self.k!r}: k(x, x) = {d[i]!r} <= 0 at row {i} of {name}")
+            raise ValueError(f"cannot normalise {self.k!r}: k(x, x) = {float(d[i])!r} <= 0 "
+                             f"at row {i} of {name}")
         return np.sqrt(d)
 
     def __call__(self, X, Z=None):
