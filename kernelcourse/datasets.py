@@ -217,8 +217,9 @@ def separable_with_margin(n: int = 50, d: int = 2, margin: float = 0.1, radius: 
        \\quad \\|w^*\\| = 1,
 
     with gamma = ``margin`` and R = ``radius``. The bound is attained: one point
-    sits exactly at distance ``margin``, so ``min_i y_i <w_star, x_i> == margin``
-    (up to rounding) and Novikoff's bound on the perceptron's updates is ``(R / gamma)^2`` with
+    sits at distance ``margin`` (times ``1 + 1e-12``, so that rounding never
+    takes a point below the margin), so ``min_i y_i <w_star, x_i> == margin`` to
+    twelve digits and Novikoff's bound on the perceptron's updates is ``(R / gamma)^2`` with
     these very numbers. Labels are half +1 and half -1.
 
     Each point is built as ``y_i t_i w_star + v_i`` with ``t_i`` uniform in
@@ -257,8 +258,10 @@ def separable_with_margin(n: int = 50, d: int = 2, margin: float = 0.1, radius: 
     rng = _rng(random_state)
     w_star = _unit_vector(d, rng)
     y = _balanced_signs(n, rng)
-    t = rng.uniform(margin, radius, size=n)
-    t[rng.integers(n)] = margin
+    # distances to the hyperplane; a hair above margin so rounding in X @ w_star cannot dip below it
+    t_min = min(margin * (1.0 + 1e-12), radius)
+    t = rng.uniform(t_min, radius, size=n)
+    t[rng.integers(n)] = t_min
     X = (y * t)[:, None] * w_star[None, :]
     if d > 1:
         # uniform in the (d-1)-ball orthogonal to w_star, of radius sqrt(R^2 - t^2)
