@@ -80,7 +80,7 @@ def circles(n: int = 200, noise: float = 0.1, factor: float = 0.5, random_state=
     Examples
     --------
     >>> X, y = circles(n=100, random_state=1)
-    >>> X.shape, sorted(set(y))
+    >>> X.shape, sorted(set(y.tolist()))
     ((100, 2), [-1.0, 1.0])
     """
     n = check_positive_int(n, "n")
