@@ -18,6 +18,8 @@ ball around the centre of mass.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from ._validation import as_2d, as_labels, check_square
@@ -134,14 +136,49 @@ def mean_squared_distance_to_mean(K) -> float:
 
 
 # ---------------------------------------------------------------- centering
-def _centre_in_blocks(K, row_shift, col_shift, block: int = 64) -> np.ndarray:
-    """Return ``K[i, j] - row_shift[i] - col_shift[j]`` block by block (cache friendly)."""
+def _centre_rows(K, out, row_shift, col_shift, rows, block):
+    for start in range(rows.start, rows.stop, block):
+        r = slice(start, min(start + block, rows.stop))
+        np.subtract(K[r], col_shift[None, :], out=out[r])
+        out[r] -= row_shift[r, None]
+
+
+def _centre_in_blocks(K, row_shift, col_shift, block: int = 16, threads: int = 2) -> np.ndarray:
+    """Return ``K[i, j] - row_shift[i] - col_shift[j]``.
+
+    Blocks of ``block`` rows stay in cache between the two subtractions, so ``K``
+    is read once and the result written once; large matrices are split into
+    ``threads`` bands of rows handled in parallel (numpy releases the GIL).
+    """
     out = np.empty_like(K)
-    for start in range(0, K.shape[0], block):
-        rows = slice(start, start + block)
-        np.subtract(K[rows], col_shift[None, :], out=out[rows])
-        out[rows] -= row_shift[rows, None]
+    p = K.shape[0]
+    if threads < 2 or K.size < 1_000_000:
+        _centre_rows(K, out, row_shift, col_shift, slice(0, p), block)
+        return out
+    edges = np.linspace(0, p, threads + 1).astype(int)
+    bands = [slice(a, b) for a, b in zip(edges[:-1], edges[1:])]
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        list(pool.map(lambda rows: _centre_rows(K, out, row_shift, col_shift, rows, block), bands))
     return out
+
+
+def _as_float_matrix(K, name):
+    """``K`` as a 2-D float array, without the O(n^2) finiteness pass.
+
+    The centering code reads every entry anyway through its row or column
+    means; a NaN or inf shows up there, and is reported by :func:`_check_finite_means`.
+    """
+    arr = np.asarray(K, dtype=float)
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"{name} must be a 2-D (p, m) array of kernel values; got shape {arr.shape}")
+    return arr
+
+
+def _check_finite_means(means, K, name):
+    if not np.all(np.isfinite(means)):
+        bad = np.argwhere(~np.isfinite(K))
+        where = f" (first at row {bad[0][0]}, column {bad[0][1]})" if len(bad) else ""
+        raise ValueError(f"{name} contains NaN or inf{where}")
 
 
 class GramCenterer:
@@ -166,10 +203,14 @@ class GramCenterer:
 
     def fit(self, K) -> "GramCenterer":
         """Store the column means and the grand mean of the training Gram matrix ``K``."""
-        K = check_square(K, "K")
+        K = _as_float_matrix(K, "K")
+        if K.shape[0] != K.shape[1]:
+            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
         m = K.shape[0]
-        self.column_means_ = np.ones(m) @ K / m
-        self.grand_mean_ = float(self.column_means_.sum() / m)
+        column_means = np.ones(m) @ K / m        # one BLAS pass over K
+        _check_finite_means(column_means, K, "K")
+        self.column_means_ = column_means
+        self.grand_mean_ = float(column_means.sum() / m)
         return self
 
     def transform(self, K_new) -> np.ndarray:
@@ -180,13 +221,14 @@ class GramCenterer:
         """
         if not hasattr(self, "column_means_"):
             raise ValueError("this GramCenterer is not fitted yet: call fit(K_train) first")
-        K_new = as_2d(K_new, "K_new")
+        K_new = _as_float_matrix(K_new, "K_new")
         m = self.column_means_.shape[0]
         if K_new.shape[1] != m:
             raise ValueError(f"K_new must have one column per training point ({m}); "
                              f"got shape {K_new.shape}")
         row_means = K_new @ np.ones(m) / m
-        # K - r_a - c_i + g, with g folded into the row shift: two passes over K.
+        _check_finite_means(row_means, K_new, "K_new")
+        # K - r_a - c_i + g, with g folded into the row shift: one blocked pass writing K.
         return _centre_in_blocks(K_new, row_means - self.grand_mean_, self.column_means_)
 
     def fit_transform(self, K) -> np.ndarray:

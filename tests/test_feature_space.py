@@ -209,3 +209,21 @@ def test_bad_input_messages():
         mean_norm(np.ones((2, 3)))
     with pytest.raises(ValueError, match=r"NoveltyBall is not fitted yet"):
         NoveltyBall(kernels.Linear()).distance(np.ones((1, 2)))
+
+
+def test_threaded_centering_of_a_large_matrix_matches_sklearn():
+    # above a million entries the rows are centred in two parallel bands
+    rng = np.random.default_rng(7)
+    A = rng.standard_normal((1100, 5))
+    K = kernels.RBF(0.2)(A)
+    Kt = kernels.RBF(0.2)(rng.standard_normal((1003, 5)), A)
+    ref = KernelCenterer().fit(K)
+    assert_allclose(center_gram(K), ref.transform(K), atol=1e-12)
+    assert_allclose(center_kernel_rows(Kt, K), ref.transform(Kt), atol=1e-12)
+
+
+def test_centering_reports_nan():
+    K = np.eye(4)
+    K[2, 1] = np.nan
+    with pytest.raises(ValueError, match=r"K contains NaN or inf \(first at row 2, column 1\)"):
+        center_gram(K)
