@@ -73,8 +73,8 @@ def _grade(args) -> int:
                        question_timeout=args.question_timeout,
                        submission_timeout=args.timeout, memory_mb=args.memory_mb)
     print(summary_table(rows))
-    graded = [r for r in rows if r.sha256]
-    print(f"\n{len(graded)} notebook(s) graded, {len(rows) - len(graded)} path(s) skipped; "
+    graded = [r for r in rows if r.possible > 0]
+    print(f"\n{len(graded)} notebook(s) graded, {len(rows) - len(graded)} skipped; "
           f"gradebook written to {args.output.rstrip('/') or '.'}/gradebook.csv and gradebook.json")
     for r in rows:
         for error in r.errors:

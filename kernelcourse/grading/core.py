@@ -241,7 +241,7 @@ class Question:
         scores the cases where the answer agrees with the mistake minus those
         where it does not (counting only cases where the mistake differs from
         the right answer; ``detect`` diagnoses only on failing cases); the
-        highest score wins, the first listed on a tie. So mistakes that
+        highest positive score wins, the first listed on a tie. So mistakes that
         coincide on some inputs (or give the same True/False) are told apart.
         """
         best, best_score = None, None
@@ -255,7 +255,7 @@ class Question:
                     continue
                 score_ += 1 if agree else -1
                 on_failure = on_failure or (agree and not passed)
-            if on_failure and (best_score is None or score_ > best_score):
+            if on_failure and score_ > 0 and (best_score is None or score_ > best_score):
                 best, best_score = diagnosis, score_
         return best
 

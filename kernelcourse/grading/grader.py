@@ -80,16 +80,15 @@ def _cell_source(cell) -> str:
     return source if isinstance(source, str) else ""
 
 
-def read_notebook(path: Path) -> tuple[dict, bytes]:
-    """The notebook's JSON and its bytes; :class:`NotebookError` when unreadable."""
-    data = path.read_bytes()
+def read_notebook(data: bytes) -> dict:
+    """The notebook's JSON from the file's bytes; :class:`NotebookError` when unreadable."""
     try:
         nb = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise NotebookError(f"not a notebook (invalid JSON: {exc})") from None
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise NotebookError("not a notebook (no list of cells)")
-    return nb, data
+    return nb
 
 
 def answer_cells(nb: dict) -> dict[str, str]:
@@ -293,16 +292,18 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
     start = time.monotonic()
     row = Submission(file=str(path))
     try:
-        nb, data = read_notebook(path)
-    except NotebookError as exc:
-        row.errors.append(str(exc))
-        row.seconds = time.monotonic() - start
-        return row
+        data = Path(path).read_bytes()
     except OSError as exc:
         row.errors.append(f"cannot read the file: {exc.strerror or exc}")
         row.seconds = time.monotonic() - start
         return row
     row.sha256 = hashlib.sha256(data).hexdigest()
+    try:
+        nb = read_notebook(data)
+    except NotebookError as exc:
+        row.errors.append(str(exc))
+        row.seconds = time.monotonic() - start
+        return row
     registry = all_questions()
     answers = answer_cells(nb)
     unknown = sorted(i for i in answers if i not in registry)

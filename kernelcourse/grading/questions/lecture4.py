@@ -362,16 +362,28 @@ Q6 = Question(
 
 
 # ===================================================================== ex4.q7
-# name: (formula, is a kernel, a witness when it is not)
+# The functions of ex4.q7, by name: what students see ...
 CANDIDATES = {
-    "distance": ("||x - z||", False, [[0.0], [1.0]]),
-    "squared_distance": ("||x - z||^2", False, [[0.0], [1.0]]),
-    "exp_dot": ("exp(x.z)", True, None),
-    "exp_minus_dot": ("exp(-x.z)", False, [[1.0], [-1.0]]),
-    "rbf_times_poly": ("exp(-||x - z||^2) (1 + x.z)^2", True, None),
-    "dot_minus_one": ("x.z - 1", False, [[0.0]]),
-    "square_plus_dot": ("(x.z)^2 + 3 x.z", True, None),
-    "exp_quartic": ("exp(-||x - z||^4)", False, [[0.0], [0.6], [1.2]]),
+    "distance": "||x - z||",
+    "squared_distance": "||x - z||^2",
+    "exp_dot": "exp(x.z)",
+    "exp_minus_dot": "exp(-x.z)",
+    "rbf_times_poly": "exp(-||x - z||^2) (1 + x.z)^2",
+    "dot_minus_one": "x.z - 1",
+    "square_plus_dot": "(x.z)^2 + 3 x.z",
+    "exp_quartic": "exp(-||x - z||^4)",
+}
+
+# ... and the answers: (is a kernel, a witness with a negative determinant when it is not)
+_ANSWERS = {
+    "distance": (False, [[0.0], [1.0]]),
+    "squared_distance": (False, [[0.0], [1.0]]),
+    "exp_dot": (True, None),                      # rule 7 on rule 1
+    "exp_minus_dot": (False, [[1.0], [-1.0]]),    # det = e^-2 - e^2
+    "rbf_times_poly": (True, None),               # rules 4, 5, 6 (f = exp(-||x||^2)), 7
+    "dot_minus_one": (False, [[0.0]]),            # k(0, 0) = -1
+    "square_plus_dot": (True, None),              # rule 5
+    "exp_quartic": (False, [[0.0], [0.6], [1.2]]),  # det = -0.365; every pair passes
 }
 
 
@@ -393,18 +405,18 @@ def _candidate_gram(name, X):
 
 def _kernel_or_witness(name):
     """None when ``name`` is a kernel by the rules, else points with a negative determinant."""
-    witness = CANDIDATES[name][2]
+    witness = _ANSWERS[name][1]
     return None if witness is None else np.array(witness)
 
 
 def _cases_candidates(rng):
     names = list(CANDIDATES)
     rng.shuffle(names)
-    return [Case((name,), label=f"{name} = {CANDIDATES[name][0]}") for name in names]
+    return [Case((name,), label=f"{name} = {CANDIDATES[name]}") for name in names]
 
 
 def _verdict_right(answer, case):
-    return (answer is None) == CANDIDATES[case.args[0]][1]
+    return (answer is None) == _ANSWERS[case.args[0]][0]
 
 
 def _witness_right(answer, case):
@@ -461,11 +473,10 @@ Q7 = Question(
                   "positive coefficients, exp of a kernel), so every Gram matrix is PSD and no "
                   "witness exists: return None",
                   _answer_with({"exp_dot": np.array([[1.0], [-1.0]])}),
-                  detect=lambda answer, case: CANDIDATES[case.args[0]][1] and answer is not None),
+                  detect=lambda answer, case: _ANSWERS[case.args[0]][0] and answer is not None),
     ],
-    hint="for each name in kernelcourse.grading.questions.lecture4.CANDIDATES decide: "
-         "built by the rules (return None) or not (return points, e.g. np.array([[0.0], [1.0]]), "
-         "on which det(K) < 0)",
+    hint="for each name in CANDIDATES decide: built by the rules (return None) or not (return "
+         "an (n, d) array of points on which det(K) < 0)",
 )
 
 

@@ -1,0 +1,163 @@
+"""`kernelcourse grade` on the submissions in tests/fixtures/grading/: each scores what its answers
+earn, whatever else it does (tampering, exits, endless loops, memory bombs, shuffled cells), bad
+files are reported and skipped, and no submission file changes."""
+import csv
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures" / "grading"
+
+# file -> (total, points per question that are not 0); every graded file has 15 points possible
+EXPECTED = {
+    "correct.ipynb": (15, {"ex1.q1": 3, "ex1.q2": 1, "ex1.q3": 2, "ex1.q4": 3, "ex1.q5": 2,
+                           "ex1.q6": 2, "ex1.q7": 2}),
+    "untouched.ipynb": (0, {}),
+    # patches check, the package, the expected values and the reply; prints pass lines;
+    # only its honest q5 counts
+    "tampering.ipynb": (2, {"ex1.q5": 2}),
+    # q1 deleted, q2 right then wrong (the last counts; d^2 is right for d = 2 only), q4 moved
+    # under q5's id, q6 and q7 swapped, cells moved: q3, q6, q7 right
+    "cells_shuffled.ipynb": (6.25, {"ex1.q2": 0.25, "ex1.q3": 2, "ex1.q6": 2, "ex1.q7": 2}),
+    # sys.exit, os._exit, SystemExit, a 29 GB array, SIGKILL; q4 and q6 right
+    "exits_and_crashes.ipynb": (5, {"ex1.q4": 3, "ex1.q6": 2}),
+    # two endless loops (one swallows the alarm) and one at the top of a cell; q5 right
+    "hanging.ipynb": (2, {"ex1.q5": 2}),
+    # 2^d only for d < 12 (3 of 4 cases), gamma used as sigma, the factor 2 missing
+    "mistakes.ipynb": (0.75, {"ex1.q2": 0.75}),
+}
+
+
+def _hashes():
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in FIXTURES.iterdir()}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("gradebook")
+    before = _hashes()
+    mtimes = {p.name: p.stat().st_mtime_ns for p in FIXTURES.iterdir()}
+    missing = str(FIXTURES / "no_such_submission.ipynb")
+    result = subprocess.run(
+        [sys.executable, "-m", "kernelcourse", "grade", str(FIXTURES), missing,
+         "--output", str(out), "--question-timeout", "1"],
+        capture_output=True, text=True, timeout=240, cwd=out)
+    book = json.loads((out / "gradebook.json").read_text())
+    rows = {Path(s["file"]).name: s for s in book["submissions"]}
+    return {"result": result, "out": out, "book": book, "rows": rows, "before": before,
+            "mtimes": mtimes}
+
+
+def test_the_run_finishes_and_writes_both_gradebooks(run):
+    assert run["result"].returncode == 0, run["result"].stderr
+    assert (run["out"] / "gradebook.csv").exists() and (run["out"] / "gradebook.json").exists()
+
+
+def test_no_submission_file_changes(run):
+    assert _hashes() == run["before"]
+    assert {p.name: p.stat().st_mtime_ns for p in FIXTURES.iterdir()} == run["mtimes"]
+    for name, row in run["rows"].items():
+        if row["sha256"]:
+            assert row["sha256"] == run["before"][name]
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_each_submission_scores_what_its_answers_earn(run, name):
+    total, nonzero = EXPECTED[name]
+    row = run["rows"][name]
+    assert row["possible"] == 15
+    assert row["total"] == pytest.approx(total), row["details"]
+    assert {q: p for q, p in row["points"].items() if p} == pytest.approx(nonzero)
+    assert set(row["points"]) == {f"ex1.q{i}" for i in range(1, 8)}
+
+
+def test_the_correct_and_untouched_submissions_have_no_errors(run):
+    assert run["rows"]["correct.ipynb"]["errors"] == []
+    assert run["rows"]["untouched.ipynb"]["errors"] == []
+    assert all("not attempted" in d for d in run["rows"]["untouched.ipynb"]["details"].values())
+
+
+def test_exits_crashes_and_loops_are_reported_per_question(run):
+    errors = run["rows"]["exits_and_crashes.ipynb"]["errors"]
+    assert "ex1.q1: the answer cell called sys.exit(0)" in errors
+    assert "ex1.q2: the answer's process exited with code 3 (os._exit in the answer?)" in errors
+    assert "ex1.q3: the answer called sys.exit('bye')" in errors
+    assert "ex1.q7: the answer's process was killed by signal SIGKILL" in errors
+    assert "raised MemoryError" in run["rows"]["exits_and_crashes.ipynb"]["details"]["ex1.q5"]
+    hanging = run["rows"]["hanging.ipynb"]
+    assert "stopped: time limit of 1 s is over (an endless loop?)" in hanging["details"]["ex1.q1"]
+    assert "ex1.q2: stopped: time limit of 1 s is over (an endless loop?)" in hanging["errors"]
+    assert "ex1.q3: the answer cell ran past the time limit of 1 s" in hanging["errors"]
+
+
+def test_mistakes_are_diagnosed_in_the_gradebook(run):
+    details = run["rows"]["mistakes.ipynb"]["details"]
+    assert "3/4 cases passed, 0.75/1 points" in details["ex1.q2"]
+    assert "Likely mistake: you used gamma as the lecture's sigma" in details["ex1.q5"]
+    assert "Likely mistake: the factor 2 of the squared loss" in details["ex1.q4"]
+
+
+def test_tampering_changes_nothing_but_its_own_answers(run):
+    row = run["rows"]["tampering.ipynb"]
+    assert "the answer's process sent an unreadable reply" in row["details"]["ex1.q2"] or \
+        "got 0" in row["details"]["ex1.q2"]
+    assert "got 'passed'" in row["details"]["ex1.q3"]
+    # the honest answer after the tampering ones still earns its points
+    assert row["details"]["ex1.q5"].endswith("passed all 3 cases, 2/2 points")
+
+
+def test_bad_paths_are_reported_and_the_run_goes_on(run):
+    rows = run["rows"]
+    assert rows["corrupt.ipynb"]["errors"][0].startswith("not a notebook (invalid JSON")
+    assert rows["not_a_notebook.ipynb"]["errors"] == ["not a notebook (no list of cells)"]
+    assert rows["no_such_submission.ipynb"]["errors"] == ["no such file or folder"]
+    for name in ("corrupt.ipynb", "not_a_notebook.ipynb", "no_such_submission.ipynb"):
+        assert rows[name]["total"] == 0 and rows[name]["possible"] == 0
+    assert rows["corrupt.ipynb"]["sha256"] == run["before"]["corrupt.ipynb"]
+    assert rows["no_such_submission.ipynb"]["sha256"] == ""
+    assert "skipping " in run["result"].stderr and "no such file or folder" in run["result"].stderr
+
+
+def test_csv_matches_json(run):
+    with open(run["out"] / "gradebook.csv", newline="") as f:
+        table = list(csv.DictReader(f))
+    assert list(table[0])[:9] == ["file", *[f"ex1.q{i}" for i in range(1, 8)], "total"]
+    by_name = {Path(r["file"]).name: r for r in table}
+    for name, (total, nonzero) in EXPECTED.items():
+        assert float(by_name[name]["total"]) == pytest.approx(total)
+        assert float(by_name[name]["possible"]) == 15
+        assert float(by_name[name]["seconds"]) >= 0
+        assert by_name[name]["sha256"] == run["before"][name]
+    assert run["book"]["seed"] == 2026 and sum(run["book"]["questions"].values()) == 15
+
+
+def test_summary_table_and_progress_bar(run):
+    out, err = run["result"].stdout, run["result"].stderr
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["file", "ex1.q1"]
+    correct = next(line for line in lines if line.startswith("correct.ipynb"))
+    assert correct.split()[-3] == "15/15"
+    hanging = next(line for line in lines if line.startswith("hanging.ipynb"))
+    assert hanging.split()[-3] == "2/15"
+    assert "7 notebook(s) graded, 3 skipped" in out
+    assert f"] 9/9 " in err and "[########################]" in err
+
+
+def test_unknown_question_selection_is_refused(capsys, tmp_path):
+    from kernelcourse.__main__ import main
+    assert main(["grade", str(FIXTURES / "correct.ipynb"), "--questions", "ex9",
+                 "--output", str(tmp_path)]) == 2
+    assert "unknown question or set: ex9" in capsys.readouterr().err
+
+
+def test_selection_fixes_the_points_possible(tmp_path):
+    from kernelcourse.grading.grader import grade_paths
+    rows = grade_paths([FIXTURES / "correct.ipynb"], output=tmp_path, selection=["ex1.q2", "l1"],
+                       progress=False, question_timeout=5)
+    [row] = rows
+    assert row.possible == 1 + 4 and row.total == 1
+    assert "l1.cp1: no answer cell" in row.errors

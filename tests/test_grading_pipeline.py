@@ -1,0 +1,156 @@
+"""The exercise pipeline: student versions are generated from the sources, the sources earn full
+marks, the untouched student versions earn zero without an error."""
+import json
+
+import nbformat
+import pytest
+
+from kernelcourse.grading import get_question
+from kernelcourse.grading.grader import WorkerPool, answer_cells, grade_notebook
+from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
+                                           student_notebook, student_source)
+
+SOURCES = sorted(SOURCE_DIR.glob("*.ipynb"))
+
+
+def test_there_is_an_exercise_set_per_lecture_so_far():
+    assert "01_feature_expansions_and_the_kernel_trick.ipynb" in [p.name for p in SOURCES]
+
+
+# --------------------------------------------------------------------- the transformation
+def test_solution_block_becomes_an_indented_stub_with_the_hint():
+    source = ("# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    \"\"\"Doc.\"\"\"\n"
+              "    # BEGIN SOLUTION\n    x = 2\n    return x ** d\n    # END SOLUTION\n")
+    hint = get_question("ex1.q2").hint
+    assert student_source(source, hint) == (
+        "# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    \"\"\"Doc.\"\"\"\n"
+        f"    raise NotImplementedError({hint!r})\n")
+
+
+def test_nbgrader_style_markers_and_several_blocks():
+    source = "a = 1\n### BEGIN SOLUTION\nb = 2\n### END SOLUTION\nif a:\n\t# BEGIN SOLUTION\n\tc = 3\n\t# END SOLUTION\n"
+    assert student_source(source, "h") == ("a = 1\nraise NotImplementedError('h')\nif a:\n"
+                                           "\traise NotImplementedError('h')\n")
+
+
+@pytest.mark.parametrize("source, match", [
+    ("# BEGIN SOLUTION\nx = 1\n", "cell: '# BEGIN SOLUTION' is never closed"),
+    ("x = 1\n# END SOLUTION\n", "line 2: '# END SOLUTION' without a '# BEGIN SOLUTION'"),
+    ("# BEGIN SOLUTION\n# BEGIN SOLUTION\n# END SOLUTION\n", "line 2: '# BEGIN SOLUTION' inside"),
+])
+def test_unbalanced_markers_are_refused(source, match):
+    with pytest.raises(ValueError, match=match):
+        student_source(source)
+
+
+def test_student_notebook_drops_solution_only_cells_and_outputs():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    # BEGIN SOLUTION\n"
+                                  "    return 2 ** d\n    # END SOLUTION\n"),
+        nbformat.v4.new_code_cell("# SOLUTION ONLY\nprint(all_subsets_dim(3))"),
+        nbformat.v4.new_markdown_cell("The answer is 2^d."),
+    ])
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", text="x")]
+    nb.cells[0].execution_count = 4
+    before = nbformat.writes(nb)
+    student = student_notebook(nb)
+    assert nbformat.writes(nb) == before                       # the source is not modified
+    assert [c.cell_type for c in student.cells] == ["code", "markdown"]
+    assert student.cells[0].outputs == [] and student.cells[0].execution_count is None
+    assert "2 ** d" not in student.cells[0].source
+    assert "raise NotImplementedError('each coordinate" in student.cells[0].source
+
+
+def test_an_unknown_question_id_in_a_source_is_an_error():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "# ANSWER ex1.q42\n# BEGIN SOLUTION\nx = 1\n# END SOLUTION\n")])
+    with pytest.raises(KeyError, match="no question 'ex1.q42'"):
+        student_notebook(nb)
+
+
+# --------------------------------------------------------------------- the committed notebooks
+def test_committed_student_versions_equal_what_the_command_generates():
+    assert stale_notebooks() == []
+
+
+def test_the_check_command_reports_a_stale_student_version(tmp_path, capsys):
+    src = tmp_path / "source"
+    src.mkdir()
+    name = SOURCES[0].name
+    nb = nbformat.read(SOURCES[0], as_version=4)
+    nbformat.write(nb, src / name)
+    nbformat.write(student_notebook(nb), tmp_path / name)
+    assert stale_notebooks([src / name]) == []
+    nb.cells[3].source += "\n# a late change"
+    nbformat.write(nb, src / name)
+    [line] = stale_notebooks([src / name])
+    assert line.endswith("differs from its source from cell 3 on")
+    from kernelcourse.__main__ import main
+    assert main(["exercises", "build", "--check", str(src / name)]) == 1
+    assert "differs from its source from cell 3 on" in capsys.readouterr().err
+
+
+def test_build_without_execution_writes_the_student_version(tmp_path):
+    src = tmp_path / "source"
+    src.mkdir()
+    nb = nbformat.read(SOURCES[0], as_version=4)
+    nbformat.write(nb, src / SOURCES[0].name)
+    from kernelcourse.grading.pipeline import build
+    [written] = build([src / SOURCES[0].name], execute=False, log=lambda *a: None)
+    assert written == tmp_path / SOURCES[0].name
+    committed = nbformat.read(STUDENT_DIR / SOURCES[0].name, as_version=4)
+    assert [c.source for c in nbformat.read(written, as_version=4).cells] == \
+        [c.source for c in committed.cells]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
+    nb = json.loads(path.read_text())
+    answers = answer_cells(nb)
+    assert answers, f"{path.name} has no answer cell"
+    for qid, source in answers.items():
+        q = get_question(qid)
+        assert f"def {q.function}(" in source
+        assert "# BEGIN SOLUTION" in source and "# END SOLUTION" in source
+    checks = [c for c in nb["cells"] if c["cell_type"] == "code"
+              and "".join(c["source"]).startswith("check(")]
+    assert len(checks) == len(answers)
+    # every question of the set has an answer cell
+    sets = {qid.split(".")[0] for qid in answers}
+    from kernelcourse.grading.questions import all_questions
+    assert set(answers) == {q.id for q in all_questions().values() if q.set_name in sets}
+
+
+# --------------------------------------------------------------------- scores
+@pytest.fixture(scope="module")
+def pool():
+    pool = WorkerPool(memory_mb=1024)
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_sources_score_full_marks(path, pool):
+    row = grade_notebook(path, pool=pool)
+    assert row.errors == []
+    assert row.possible > 0 and row.total == pytest.approx(row.possible), row.details
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_untouched_student_versions_score_zero_without_error(path, pool):
+    student = STUDENT_DIR / path.name
+    row = grade_notebook(student, pool=pool)
+    assert row.errors == [] and row.total == 0 and row.possible > 0
+    assert all(d.endswith(", 0/" + d.rsplit("/", 1)[1]) and "not attempted" in d
+               for d in row.details.values())
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_stored_outputs_pass_in_the_source_and_are_not_attempted_in_the_student_version(path):
+    def lines(nb):
+        return [o.get("text", "") for c in nb.cells if c.cell_type == "code"
+                and c.source.startswith("check(") for o in c.outputs]
+    source = lines(nbformat.read(path, as_version=4))
+    student = lines(nbformat.read(STUDENT_DIR / path.name, as_version=4))
+    assert source and all(": passed all " in t for t in source)
+    assert student and all(": not attempted, 0/" in t for t in student)
