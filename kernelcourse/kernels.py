@@ -546,6 +546,26 @@ def _check_kernel(k, name="k"):
     return k
 
 
+def _child_features(parent, child, X):
+    """``child.features(X)``; without a finite map, the error names parent and child."""
+    try:
+        return child.features(X)
+    except NotImplementedError:
+        raise NotImplementedError(
+            f"{parent!r} has no finite explicit feature map in kernelcourse, because "
+            f"{child!r} has none; use its Gram matrix k(X, Z) instead") from None
+
+
+def _child_dim(parent, child, d):
+    """``child.feature_dim(d)``; without a finite map, the error names parent and child."""
+    try:
+        return child.feature_dim(d)
+    except NotImplementedError:
+        raise NotImplementedError(
+            f"{parent!r} has no finite explicit feature map in kernelcourse, because "
+            f"{child!r} has none") from None
+
+
 def _wrap(k, loose=()):
     """repr of a child kernel, parenthesised when it binds more loosely."""
     text = repr(k)
@@ -566,10 +586,11 @@ class Sum(Kernel):
         return self.k1.diag(X) + self.k2.diag(X)
 
     def features(self, X):
-        return np.hstack([self.k1.features(X), self.k2.features(X)])
+        F1, F2 = _child_features(self, self.k1, X), _child_features(self, self.k2, X)
+        return np.hstack([F1, F2])
 
     def feature_dim(self, d):
-        return self.k1.feature_dim(d) + self.k2.feature_dim(d)
+        return _child_dim(self, self.k1, d) + _child_dim(self, self.k2, d)
 
     def __repr__(self):
         return f"{self.k1!r} + {self.k2!r}"
@@ -590,10 +611,11 @@ class Product(Kernel):
         return self.k1.diag(X) * self.k2.diag(X)
 
     def features(self, X):
-        return _tensor_rows(self.k1.features(X), self.k2.features(X))
+        F1, F2 = _child_features(self, self.k1, X), _child_features(self, self.k2, X)
+        return _tensor_rows(F1, F2)
 
     def feature_dim(self, d):
-        return self.k1.feature_dim(d) * self.k2.feature_dim(d)
+        return _child_dim(self, self.k1, d) * _child_dim(self, self.k2, d)
 
     def __repr__(self):
         return f"{_wrap(self.k1, (Sum,))} * {_wrap(self.k2, (Sum, Product, ConstantScaled))}"
@@ -616,10 +638,10 @@ class ConstantScaled(Kernel):
         return self.c * self.k.diag(X)
 
     def features(self, X):
-        return np.sqrt(self.c) * self.k.features(X)
+        return np.sqrt(self.c) * _child_features(self, self.k, X)
 
     def feature_dim(self, d):
-        return self.k.feature_dim(d)
+        return _child_dim(self, self.k, d)
 
     def __repr__(self):
         return f"{_fmt(self.c)} * {_wrap(self.k, (Sum,))}"
@@ -694,7 +716,7 @@ class PolynomialOf(Kernel):
         return self._evaluate(self.k.diag(X))
 
     def features(self, X):
-        F = self.k.features(X)
+        F = _child_features(self, self.k, X)
         blocks, power = [], np.ones((F.shape[0], 1))
         for i, c in enumerate(self.coeffs):
             if i > 0:
@@ -703,7 +725,7 @@ class PolynomialOf(Kernel):
         return np.hstack(blocks)
 
     def feature_dim(self, d):
-        D = self.k.feature_dim(d)
+        D = _child_dim(self, self.k, d)
         return sum(D ** i for i in range(len(self.coeffs)))
 
     def __repr__(self):
@@ -750,10 +772,10 @@ class Scaled(Kernel):
         return self._f(X) ** 2 * self.k.diag(X)
 
     def features(self, X):
-        return self._f(X)[:, None] * self.k.features(X)
+        return self._f(X)[:, None] * _child_features(self, self.k, X)
 
     def feature_dim(self, d):
-        return self.k.feature_dim(d)
+        return _child_dim(self, self.k, d)
 
     def __repr__(self):
         return f"Scaled({self.k!r}, f={_func_name(self.f)})"
@@ -841,12 +863,12 @@ class Composed(Kernel):
         return self.k.diag(self.phi(X))
 
     def features(self, X):
-        return self.k.features(self.phi(X))
+        return _child_features(self, self.k, self.phi(X))
 
     def feature_dim(self, d):
         d = check_positive_int(d, "d")
         mapped = np.asarray(self.phi(np.zeros((1, d))))
-        return self.k.feature_dim(mapped.shape[1])
+        return _child_dim(self, self.k, mapped.shape[1])
 
     def __repr__(self):
         return f"Composed({self.k!r}, phi={_func_name(self.phi)})"
@@ -880,10 +902,10 @@ class Normalized(Kernel):
         return np.ones(len(X))
 
     def features(self, X):
-        return self.k.features(X) / self._norms(X, "X")[:, None]
+        return _child_features(self, self.k, X) / self._norms(X, "X")[:, None]
 
     def feature_dim(self, d):
-        return self.k.feature_dim(d)
+        return _child_dim(self, self.k, d)
 
     def __repr__(self):
         return f"Normalized({self.k!r})"

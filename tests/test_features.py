@@ -72,6 +72,10 @@ def test_no_map_message_names_the_kernel():
         kn.RBF(0.5).features(X)
     with pytest.raises(NotImplementedError, match=r"^SetKernel\(\) has no finite"):
         kn.SetKernel().features([{1}])
+    with pytest.raises(NotImplementedError, match=r"^Linear\(\) \+ 2.0 \* RBF\(gamma=1.0\) has no finite "
+                                                  r"explicit feature map in kernelcourse, because "
+                                                  r"2.0 \* RBF\(gamma=1.0\) has none"):
+        (kn.Linear() + 2 * kn.RBF()).features(X)
 
 
 # ---------------------------------------------------------------------------
