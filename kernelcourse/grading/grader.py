@@ -62,7 +62,7 @@ DEFAULTS = {
     "seed": 2026,
     "question_timeout": None,   # None: each question's own time_limit
     "submission_timeout": 300.0,
-    "memory_mb": 1024,
+    "memory_mb": 2048,
 }
 
 _MAX_REPLY = 64 * 1024 * 1024
@@ -141,8 +141,13 @@ class Worker:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
         env.update({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                     "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"})
+        # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path),
+        # with the folder holding this copy of kernelcourse put first on the path
+        home = str(Path(__file__).resolve().parents[2])
+        boot = ("import sys; sys.path.insert(0, sys.argv[1]); "
+                "from kernelcourse.grading.worker import main; main(sys.argv[2:])")
         self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "kernelcourse.grading.worker", str(memory_mb)],
+            [sys.executable, "-I", "-c", boot, home, str(memory_mb)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             cwd=self.folder, env=env, start_new_session=True)
         self._buffer = b""

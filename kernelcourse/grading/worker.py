@@ -1,8 +1,8 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.grader` as
-``python -I -m kernelcourse.grading.worker MEMORY_MB`` in an empty temporary
-folder. It reads one JSON request per line on stdin::
+Started by :mod:`kernelcourse.grading.grader` with the same interpreter in
+isolated mode (``python -I``), in an empty temporary folder, calling
+:func:`main` with the memory limit in megabytes. It reads one JSON request per line on stdin::
 
     {"id": 3, "source": "<answer cell>", "function": "rbf_gram",
      "cases": [[args, kwargs], ...], "time_limit": 10.0}
