@@ -27,6 +27,7 @@ import numpy as np
 
 from ...feature_space import (center_gram, center_kernel_rows, centre_of_mass_offset,
                               normalize_gram, squared_distances_to_mean)
+from ...datasets import separable_with_margin
 from ...kernels import RBF, Linear, Polynomial
 from ...perceptron import dual_perceptron, feature_radius, margin_of, novikoff_bound
 from ...ridge import dual_ridge
@@ -39,7 +40,7 @@ def _points(rng, n, d, shift=0.8):
     return np.round(rng.normal(size=(n, d)) + shift, 3)
 
 
-def _poly_gram(rng, n, d, Z=None):
+def _poly_gram(rng, n, d):
     """``(x.z / 2 + 1)^2`` on n points: positive definite enough, with an uneven diagonal."""
     X = _points(rng, n, d)
     k = Polynomial(2, gamma=0.5, coef0=1.0)
@@ -354,19 +355,17 @@ def _kernel_perceptron(K, y, max_epochs):
     return dual_perceptron(K, y, max_epochs=max_epochs).alpha
 
 
+def _separable(rng, n, d, margin, radius):
+    """Rounded points with a unit separator w* and margin about ``margin`` (datasets 3.11)."""
+    X, y, w_star = separable_with_margin(n, d, margin=margin, radius=radius, random_state=rng)
+    X = np.round(X, 3)
+    return X, y, w_star
+
+
 def _cases_perceptron(rng):
     cases = []
     for n, d in [(6, 2), (8, 3)]:
-        X = np.round(rng.normal(size=(n, d)), 3)
-        w = rng.normal(size=d)
-        y = np.where(X @ w >= 0, 1.0, -1.0)
-        y[0], y[1] = 1.0, -1.0
-        X[0] = np.abs(X[0]) * np.sign(w) + 0.0                   # keep both classes separable
-        X[1] = -np.abs(X[1]) * np.sign(w)
-        y = np.where(X @ w >= 0, 1.0, -1.0)
-        if len(set(y)) < 2:
-            y[0] = -y[0]
-            X[0] = -X[0]
+        X, y, _ = _separable(rng, n, d, margin=0.15, radius=1.5)
         cases.append(Case((Linear()(X), y, 100), label=f"linear kernel on {n} separable points"))
     for n in (6, 9):
         X = np.round(rng.normal(size=(n, 2)), 3)
@@ -429,16 +428,10 @@ def _perceptron_bound(K, y, s):
 
 def _cases_bound(rng):
     cases = []
-    for n, d, scale in [(5, 2, 2.0), (7, 3, 0.5), (6, 2, 3.0)]:
-        X = np.round(rng.normal(scale=scale, size=(n, d)), 3)
-        w = rng.normal(size=d)
-        w /= np.linalg.norm(w)
-        s = X @ w
-        y = np.where(s >= 0, 1.0, -1.0)
-        keep = np.abs(s) > 0.05 * scale
-        X, s, y = X[keep], s[keep], y[keep]
-        cases.append(Case((Linear()(X), y, s),
-                          label=f"linear kernel on {len(y)} points, s_i = <w*, x_i> with ||w*|| = 1"))
+    for n, d, radius in [(5, 2, 2.0), (7, 3, 0.5), (6, 2, 3.0)]:
+        X, y, w_star = _separable(rng, n, d, margin=0.2 * radius, radius=radius)
+        cases.append(Case((Linear()(X), y, X @ w_star),
+                          label=f"linear kernel on {n} points, s_i = <w*, x_i> with ||w*|| = 1"))
     return cases
 
 
