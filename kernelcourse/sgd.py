@@ -117,7 +117,13 @@ def _indices(indices, n):
     if idx.min() < 0 or idx.max() >= n:
         raise ValueError(f"indices must lie in [0, {n - 1}] for n={n} samples; "
                          f"got values from {idx.min()} to {idx.max()}")
-    return idx.tolist()
+    return idx
+
+
+def _each(steps, chunk=256):
+    """Iterate over the sampled indices as Python ints, a chunk at a time (no list of length T)."""
+    for start in range(0, steps.shape[0], chunk):
+        yield from steps[start:start + chunk].tolist()
 
 
 # ----------------------------------------------------------------------------- the update rules
@@ -151,16 +157,15 @@ def _dual_sgd(kernel_rows, n, y, indices, alpha, dloss, block=_BLOCK):
     instead of one small NumPy call per step.
     """
     u = np.zeros(n)
-    steps = np.asarray(indices)
-    for start in range(0, steps.shape[0], block):
-        I = steps[start:start + block]
+    mul = operator.mul
+    for start in range(0, indices.shape[0], block):
+        I = indices[start:start + block]
         R = kernel_rows(I)
-        margins = (R @ u).tolist()
-        C = R[:, I].tolist()                       # C[t][s] = K(x_{i_t}, x_{i_s})
+        margins = R.dot(u).tolist()                # K(x_{i_t}, .) . u_start
+        C = R.take(I, axis=1).tolist()             # C[t][s] = K(x_{i_t}, x_{i_s})
         deltas = []
-        for t, i in enumerate(I.tolist()):
-            z = margins[t] + sum(map(operator.mul, C[t], deltas))
-            deltas.append(-alpha * dloss(z, y[i]))
+        for z, C_t, i in zip(margins, C, I.tolist()):
+            deltas.append(-alpha * dloss(z + sum(map(mul, C_t, deltas)), y[i]))
         np.add.at(u, I, deltas)
     return u
 
@@ -173,17 +178,17 @@ def sgd_gram(G, y, indices, alpha=0.1, loss="logistic") -> np.ndarray:
     """
     G = check_square(G, "G")
     y = _labels(y, G.shape[0], loss).tolist()
-    steps = np.asarray(_indices(indices, G.shape[0]))
-    return _dual_sgd(G.__getitem__, G.shape[0], y, steps, check_positive(alpha, "alpha"), _loss(loss))
+    steps = _indices(indices, G.shape[0])
+    return _dual_sgd(lambda I: G.take(I, axis=0), G.shape[0], y, steps, check_positive(alpha, "alpha"), _loss(loss))
 
 
 def _kernel_rows_function(X, kernel):
     """A function ``I -> K(x_i, x_j)`` (rows i in ``I``, j = 1..n) computed afresh at each call.
 
     For the RBF kernel, ``-gamma ||x_i - x_j||^2 = [x_i, 1, gamma ||x_i||^2] .
-    [2 gamma x_j, -gamma ||x_j||^2, -1]``: one product with a stored ``(n, d + 2)``
-    matrix and one exponential, ``O(n d)`` work per row. Other kernels are called
-    on ``(X[I], X)``.
+    [2 gamma x_j, -gamma ||x_j||^2, -1]``: one product of the block's rows with a
+    stored ``(d + 2, n)`` matrix (two scaled copies of the training set are kept) and one
+    exponential, ``O(n d)`` work per row. Other kernels are called on ``(X[I], X)``.
     """
     if isinstance(kernel, RBF):
         g = kernel.gamma
@@ -207,7 +212,7 @@ def sgd_kernel_on_the_fly(X, y, kernel, indices, alpha=0.1, loss="logistic") -> 
     """
     X = as_2d(X, "X")
     y = _labels(y, X.shape[0], loss).tolist()
-    steps = np.asarray(_indices(indices, X.shape[0]))
+    steps = _indices(indices, X.shape[0])
     return _dual_sgd(_kernel_rows_function(X, kernel), X.shape[0], y, steps,
                      check_positive(alpha, "alpha"), _loss(loss), block=2 * _BLOCK)
 
@@ -216,7 +221,7 @@ def _primal_sgd(phi, n, y, indices, alpha, dloss, D):
     """SGD on ``w`` with ``phi(i)`` the feature vector of example ``i``; tracks ``u`` as well."""
     w = np.zeros(D)
     u = np.zeros(n)
-    for i in _indices(indices, n):
+    for i in _each(_indices(indices, n)):
         p = phi(i)
         g = alpha * dloss(float(p @ w), y[i])
         w -= g * p
@@ -481,7 +486,7 @@ def _synthetic_problem(n, d, random_state=0):
     return X, y
 
 
-def measure_way(way, n, d, D, T, repeats=1, random_state=0):
+def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
     """Train on a synthetic problem in the given way; measure time and peak memory.
 
     The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
@@ -489,41 +494,48 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0):
     Fourier features of width ``D`` used as an exact feature map (the kernel is
     then ``psi(x).psi(z)``), so that ``D`` can be chosen freely.
 
+    Parameters
+    ----------
+    clock : {'wall', 'cpu'}
+        ``time.perf_counter`` or ``time.process_time`` (CPU seconds of this
+        process, less disturbed when other jobs share the machine).
+
     Returns
     -------
     seconds : float
-        The best of ``repeats`` runs of ``fit``.
+        The best of ``repeats`` runs.
     peak_bytes : int
-        The peak of memory allocated during one run (``tracemalloc``), minus the
-        training set's copy kept by the estimator.
+        The peak of memory allocated during one run (``tracemalloc``), including
+        the copies of the training set a way makes (the table's "+ training set").
     """
     _check_way(way)
+    if clock not in ("wall", "cpu"):
+        raise ValueError(f"clock must be 'wall' or 'cpu'; got clock={clock!r}")
+    timer = time.perf_counter if clock == "wall" else time.process_time
     X, y = _synthetic_problem(check_positive_int(n, "n"), check_positive_int(d, "d"), random_state)
     indices = sample_indices(n, T, random_state)
     gamma = 1.0 / d
+    rff = RandomFourierFeatures(gamma, D, random_state).fit(X)
 
     def run():
-        if way in ("features", "cached_features"):
-            rff = RandomFourierFeatures(gamma, D, random_state).fit(X)
-            if way == "features":
-                return sgd_features_on_the_fly(X, y, rff.transform, indices)
+        if way == "features":
+            return sgd_features_on_the_fly(X, y, rff.transform, indices)
+        if way == "cached_features":
             return sgd_cached_features(rff.transform(X), y, indices)
         return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(
             X, y, indices=indices)
 
     best = math.inf
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = timer()
         run()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, timer() - start)
     tracemalloc.start()
     try:
         run()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    if way not in ("features", "cached_features"):
-        peak -= X.nbytes
     return best, max(int(peak), 1)
 
 
