@@ -152,7 +152,11 @@ class Worker:
             cwd=self.folder, env=env, start_new_session=True)
         self._buffer = b""
         self._next_id = ""
-        self._read_line(deadline=time.monotonic() + 60.0)  # the "ready" line
+        try:
+            self._read_line(deadline=time.monotonic() + 60.0)  # the "ready" line
+        except (WorkerTimeout, WorkerDied):
+            self.close()
+            raise
 
     def _read_line(self, deadline: float) -> bytes:
         selector = selectors.DefaultSelector()
@@ -268,6 +272,13 @@ class WorkerPool:
     def __init__(self, memory_mb: int):
         self.memory_mb = memory_mb
         self.worker: Worker | None = None
+
+    def start(self) -> None:
+        if self.worker is None:
+            try:
+                self.worker = Worker(self.memory_mb)
+            except (WorkerTimeout, WorkerDied):
+                self.worker = None  # the first request tries again and reports
 
     def run(self, request: dict, timeout: float) -> dict:
         if self.worker is None:
@@ -400,6 +411,8 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
         stream.write(f"skipping {p}: {why}\n")
     pool = WorkerPool(options.get("memory_mb", DEFAULTS["memory_mb"]))
     try:
+        if notebooks:
+            pool.start()  # its start-up is not charged to the first submission
         for i, path in enumerate(notebooks, 1):
             rows.append(grade_notebook(path, selection=selection, pool=pool, **options))
             if progress:
