@@ -98,6 +98,18 @@ def map_linear_objective(w, X, y, sigma, lam):
     """Negative log posterior of linear regression, up to a constant.
 
     ``E(w) = 1/(2 sigma^2) sum_i (w^T x_i - y_i)^2 + 1/(2 lambda^2) w^T w``.
+
+    Parameters
+    ----------
+    w : array of shape (d,)
+    X : array of shape (n, d)
+    y : array of shape (n,)
+    sigma, lam : float
+        Noise and prior standard deviations (see the module docstring).
+
+    Returns
+    -------
+    float
     """
     X = as_2d(X)
     y = _targets(y, X.shape[0])
@@ -134,7 +146,16 @@ def map_linear_alpha(X, y, w, sigma, lam):
     """Dual coefficients read off a weight vector: ``alpha_i = (lambda^2/sigma^2)(y_i - w^T x_i)``.
 
     At the MAP weights, ``X^T alpha`` gives ``w`` back: each example is weighted in
-    proportion to its residual.
+    proportion to its residual. At any other ``w`` it does not.
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+    y : array of shape (n,)
+    w : array of shape (d,)
+        Usually :func:`map_linear_primal`'s answer.
+    sigma, lam : float
+        Noise and prior standard deviations.
 
     Returns
     -------
@@ -156,9 +177,28 @@ def map_linear_dual(K, y, sigma, lam):
     ``X X^T`` and ``X^T alpha`` equals :func:`map_linear_primal`. The system is solved by a
     Cholesky factorisation (``K`` is PSD, so ``K + sigma^2/lambda^2 I`` is positive definite).
 
+    Parameters
+    ----------
+    K : array of shape (n, n)
+        A PSD Gram matrix, e.g. ``X @ X.T`` or ``kernels.RBF(gamma)(X)``.
+    y : array of shape (n,)
+    sigma, lam : float
+        Noise and prior standard deviations.
+
     Returns
     -------
     alpha : array of shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If ``K + sigma^2/lambda^2 I`` is not positive definite (``K`` is no PSD matrix).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> map_linear_dual(np.eye(2), np.array([1.0, 2.0]), sigma=1.0, lam=1.0)
+    array([0.5, 1. ])
     """
     K = check_square(K)
     y = _targets(y, K.shape[0])
@@ -175,7 +215,20 @@ def map_linear_dual(K, y, sigma, lam):
 def map_linear_dual_objective(alpha, K, y, sigma, lam):
     """The regression objective written in ``K`` alone, with ``w = X^T alpha``.
 
-    ``1/(2 sigma^2) (K alpha - y)^T (K alpha - y) + 1/(2 lambda^2) alpha^T K alpha``.
+    ``1/(2 sigma^2) (K alpha - y)^T (K alpha - y) + 1/(2 lambda^2) alpha^T K alpha``; for
+    ``K = X X^T`` it equals :func:`map_linear_objective` at ``w = X^T alpha``.
+
+    Parameters
+    ----------
+    alpha : array of shape (n,)
+    K : array of shape (n, n)
+    y : array of shape (n,)
+    sigma, lam : float
+        Noise and prior standard deviations.
+
+    Returns
+    -------
+    float
     """
     K = check_square(K)
     y = _targets(y, K.shape[0])
@@ -257,7 +310,19 @@ class MAPRegression:
 # 4.2 MAP logistic regression and its dual view
 # ----------------------------------------------------------------------------------------
 def logistic_probability(X, y, w):
-    """``P(y_i | x_i, w) = 1 / (1 + exp(-y_i w^T x_i))`` for labels in {-1, +1}."""
+    """``P(y_i | x_i, w) = 1 / (1 + exp(-y_i w^T x_i))`` for labels in {-1, +1}.
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+    y : array of shape (n,), labels in {-1, +1}
+    w : array of shape (d,)
+
+    Returns
+    -------
+    P : array of shape (n,)
+        The probability the model gives to each example's own label.
+    """
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
     w = _weights(w, X.shape[1])
@@ -269,6 +334,18 @@ def map_logistic_objective(w, X, y, lam):
 
     ``E(w) = sum_i log(1 + exp(-y_i w^T x_i)) + 1/(2 lambda^2) w^T w``, computed with
     ``logaddexp`` so that large margins neither overflow nor lose precision.
+
+    Parameters
+    ----------
+    w : array of shape (d,)
+    X : array of shape (n, d)
+    y : array of shape (n,), labels in {-1, +1}
+    lam : float
+        Prior standard deviation.
+
+    Returns
+    -------
+    float
     """
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
@@ -342,6 +419,19 @@ def map_logistic_alpha(X, y, w, lam):
 
     At the MAP weights, ``X^T alpha = w``: examples the model already explains well
     (``P(y_i | x_i, w)`` near 1) get small weights, but none gets exactly zero.
+
+    Parameters
+    ----------
+    X : array of shape (n, d)
+    y : array of shape (n,), labels in {-1, +1}
+    w : array of shape (d,)
+        Usually :func:`map_logistic_primal`'s answer.
+    lam : float
+        Prior standard deviation.
+
+    Returns
+    -------
+    alpha : array of shape (n,)
     """
     lam = check_positive(lam, "lam")
     y_arr = as_labels(y, as_2d(X).shape[0])
@@ -382,6 +472,18 @@ def hinge_objective(alpha, K, y, lam):
 
     ``E = sum_i max(0, 1 - y_i f(x_i)) + 1/(2 lambda^2) ||f||^2`` with ``||f||^2 = alpha^T K alpha``:
     the logistic loss of 4.2 with ``log(1 + exp(-m))`` replaced by ``max(0, 1 - m)``.
+
+    Parameters
+    ----------
+    alpha : array of shape (n,)
+    K : array of shape (n, n)
+    y : array of shape (n,), labels in {-1, +1}
+    lam : float
+        Prior standard deviation (the penalty is ``1 / (2 lam^2)``).
+
+    Returns
+    -------
+    float
     """
     K = check_square(K)
     y = as_labels(y, K.shape[0])
@@ -400,12 +502,31 @@ def map_hinge_dual(K, y, lam, tol=1e-10, max_sweeps=10_000):
     ``g_i`` in ``[0, 1]`` on the margin. Writing ``a_i = lambda^2 g_i``, the ``a`` maximise
     ``sum_i a_i - 1/2 sum_ij a_i a_j y_i y_j K_ij`` over the box ``0 <= a_i <= lambda^2``
     (an SVM without bias, ``C = lambda^2``). Each coordinate step maximises exactly and clips
-    to the box; examples beyond the margin end with ``alpha_i = 0`` exactly.
+    to the box; examples beyond the margin end with ``alpha_i = 0`` exactly. Coordinate
+    ascent is simple but slow on ill-conditioned ``K``: it is meant for a few hundred points.
+
+    Parameters
+    ----------
+    K : array of shape (n, n)
+        A PSD Gram matrix.
+    y : array of shape (n,), labels in {-1, +1}
+    lam : float
+        Prior standard deviation; ``C = lam^2`` bounds each ``|alpha_i|``.
+    tol : float
+        Stop when the largest violation of the optimality (KKT) conditions, the projected
+        gradient of the dual, is below ``tol``.
+    max_sweeps : int
+        Passes over all coordinates before giving up.
 
     Returns
     -------
     alpha : array of shape (n,)
         Signed coefficients ``alpha_i = y_i a_i``.
+
+    Raises
+    ------
+    RuntimeError
+        If ``max_sweeps`` sweeps do not reach ``tol``.
     """
     K = check_square(K)
     y = as_labels(y, K.shape[0])
