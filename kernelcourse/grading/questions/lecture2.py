@@ -1,0 +1,314 @@
+"""Lecture 2 (the six ways to learn with a kernel, random Fourier features, Hoeffding's bound):
+exercise set ``ex2`` and the checkpoints ``l2.cp1``, ``l2.cp2`` of the lecture notebook.
+
+============  ======================  ====  ==========================================
+id            function                pts   syllabus
+============  ======================  ====  ==========================================
+l2.cp1        rff_estimate            2     2.8 the single-sample estimator, averaged
+l2.cp2        hoeffding_bound         2     2.9 P(|error| >= a) <= 2 exp(-D a^2 / 8)
+ex2.q1        dual_sgd_step           3     2.1, 2.3 one SGD step on u (logistic loss)
+ex2.q2        sgd_gram                3     2.2, 2.6 a whole run with the cached Gram matrix
+ex2.q3        rff_map                 4     2.8 psi(x) = sqrt(2/D) cos(Omega x + b)
+ex2.q4        features_needed         2     2.9 the D that Hoeffding's bound asks for
+ex2.q5        cost_of_way             3     2.6 the computation column of the cost table
+============  ======================  ====  ==========================================
+
+The logistic loss is ``loss(z; y) = log(1 + exp(-y z))`` with ``loss'(z; y) = -y / (1 + exp(y z))``,
+as in the lecture's demo. Random draws enter the answers as inputs (standard normal
+``G`` and uniform ``U``), so a map that scales them wrongly can be told apart.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...kernels import RBF
+from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
+from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
+from ..core import Case, Diagnosis, Question
+
+
+def _points(rng, n, d, scale=1.0):
+    return np.round(rng.normal(scale=scale, size=(n, d)), 3)
+
+
+def _labels(rng, n):
+    return np.where(rng.random(n) < 0.5, -1.0, 1.0)
+
+
+def _dloss(z, y):
+    return -y / (1.0 + np.exp(y * z))
+
+
+# ===================================================================== l2.cp1
+def _rff_estimate(x, y, w, b):
+    """Mean over the rows ``w_k`` of ``2 cos(w_k.x + b_k) cos(w_k.y + b_k)``."""
+    return float(np.mean(single_sample_estimate(x, y, w, b)))
+
+
+def _cases_estimate(rng):
+    cases = []
+    for d, m in [(2, 5), (3, 8), (4, 20)]:
+        x, y = np.round(rng.uniform(size=d), 3), np.round(rng.uniform(size=d), 3)
+        w = np.round(rng.normal(scale=1.5, size=(m, d)), 3)
+        b = np.round(rng.uniform(0, 2 * np.pi, size=m), 3)
+        cases.append(Case((x, y, w, b), label=f"d={d}, {m} draws (w of shape {w.shape})"))
+    return cases
+
+
+CP1 = Question(
+    id="l2.cp1", title="the random Fourier estimate of K(x, y)", function="rff_estimate", points=2,
+    reference=_rff_estimate, cases=_cases_estimate,
+    diagnoses=[
+        Diagnosis("no factor 2", "each term is 2 cos(w.x + b) cos(w.y + b): without the 2 the "
+                  "estimate is half the kernel", lambda x, y, w, b: _rff_estimate(x, y, w, b) / 2),
+        Diagnosis("no offset", "the offset b belongs inside both cosines: cos(w.x + b), cos(w.y + b)",
+                  lambda x, y, w, b: float(np.mean(2 * np.cos(w @ x) * np.cos(w @ y)))),
+        Diagnosis("sum", "average over the draws (divide the sum by their number); the sum grows "
+                  "with the number of draws",
+                  lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
+    ],
+    hint="w @ x gives one phase per draw; average 2 * cos(w @ x + b) * cos(w @ y + b)",
+)
+
+
+# ===================================================================== l2.cp2
+def _cases_bound(rng):
+    cases = []
+    for D in (int(rng.integers(10, 100)), int(rng.integers(100, 1000)), int(rng.integers(1000, 5000))):
+        a = float(np.round(rng.uniform(0.05, 0.4), 3))
+        cases.append(Case((D, a), label=f"D={D}, a={a}"))
+    return cases
+
+
+CP2 = Question(
+    id="l2.cp2", title="Hoeffding's bound for random Fourier features", function="hoeffding_bound",
+    points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound, rtol=1e-9,
+    diagnoses=[
+        Diagnosis("range 2", "each term 2 cos() cos() lies in [-2, 2], a range of 4: the exponent is "
+                  "-2 D a^2 / 4^2 = -D a^2 / 8", lambda D, a: 2 * math.exp(-D * a**2 / 2)),
+        Diagnosis("one-sided", "the bound is on |error| >= a, both sides: 2 exp(-D a^2 / 8)",
+                  lambda D, a: math.exp(-D * a**2 / 8)),
+        Diagnosis("a not squared", "Hoeffding's exponent has the square of the error level a",
+                  lambda D, a: 2 * math.exp(-D * a / 8)),
+    ],
+    hint="each term lies in [-2, 2]; Hoeffding: 2 exp(-2 D a^2 / (range)^2)",
+)
+
+
+# ===================================================================== ex2.q1
+def _step(u, i, k_row, y_i, alpha):
+    """One SGD step on u with the logistic loss: the package's dual_sgd_step."""
+    return dual_sgd_step(u, i, k_row, y_i, alpha, loss="logistic")
+
+
+def _cases_step(rng):
+    cases = []
+    for n in (4, 6, 9):
+        X = _points(rng, n, 2, scale=0.5)
+        i = int(rng.integers(n))
+        u = np.round(rng.normal(scale=0.5, size=n), 3)
+        y_i = float(rng.choice([-1.0, 1.0]))
+        alpha = float(np.round(rng.uniform(0.05, 0.5), 3))
+        k_row = RBF(1.0)(X[i:i + 1], X)[0]
+        cases.append(Case((u, i, k_row, y_i, alpha), label=f"n={n}, i={i}, y_i={y_i:+g}, alpha={alpha}"))
+    return cases
+
+
+def _only_i(u, i, value):
+    u = np.array(u, dtype=float)
+    u[i] = value
+    return u
+
+
+Q1 = Question(
+    id="ex2.q1", title="one SGD step on u", function="dual_sgd_step", points=3,
+    reference=_step, cases=_cases_step,
+    diagnoses=[
+        Diagnosis("sign", "SGD moves against the derivative: u_i <- u_i - alpha * loss'(...)",
+                  lambda u, i, k, y, a: _only_i(u, i, u[i] + a * _dloss(k @ u, y))),
+        Diagnosis("no kernel sum", "the prediction on x_i is w.phi(x_i) = sum_j K(x_i, x_j) u_j "
+                  "(k_row @ u), not u_i alone",
+                  lambda u, i, k, y, a: _only_i(u, i, u[i] - a * _dloss(u[i], y))),
+        Diagnosis("all coordinates", "only the sampled coordinate u_i changes; moving every u_j by "
+                  "K(x_i, x_j) is a step on w written in the wrong coordinates",
+                  lambda u, i, k, y, a: np.asarray(u, float) - a * _dloss(k @ u, y) * k),
+        Diagnosis("derivative sign inside exp", "the logistic loss's derivative is "
+                  "-y / (1 + exp(y z)); with exp(-y z) it is the derivative for the other label",
+                  lambda u, i, k, y, a: _only_i(u, i, u[i] + a * y / (1 + np.exp(-y * (k @ u))))),
+    ],
+    hint="z = k_row @ u; new u equals u except u[i] - alpha * (-y_i / (1 + exp(y_i z)))",
+)
+
+
+# ===================================================================== ex2.q2
+def _run(G, y, indices, alpha):
+    """SGD on u with the cached Gram matrix: the package's sgd_gram (logistic loss)."""
+    return sgd_gram(G, y, indices, alpha, loss="logistic")
+
+
+def _cases_run(rng):
+    cases = []
+    for n, T in [(4, 12), (6, 30), (8, 50)]:
+        X = _points(rng, n, 2, scale=0.6)
+        G = RBF(1.5)(X)
+        y = _labels(rng, n)
+        indices = rng.integers(0, n, size=T)
+        alpha = float(np.round(rng.uniform(0.2, 0.8), 3))
+        cases.append(Case((G, y, indices, alpha), label=f"n={n}, T={T}, alpha={alpha}"))
+    return cases
+
+
+def _run_all_coordinates(G, y, indices, alpha):
+    u = np.zeros(len(y))
+    for i in indices:
+        u = u - alpha * _dloss(G[i] @ u, y[i]) * G[i]
+    return u
+
+
+def _run_stale(G, y, indices, alpha):
+    margins = G @ np.zeros(len(y))
+    u = np.zeros(len(y))
+    for i in indices:
+        u[i] -= alpha * _dloss(margins[i], y[i])
+    return u
+
+
+def _run_sign(G, y, indices, alpha):
+    u = np.zeros(len(y))
+    for i in indices:
+        u[i] += alpha * _dloss(G[i] @ u, y[i])
+    return u
+
+
+Q2 = Question(
+    id="ex2.q2", title="SGD with the cached Gram matrix", function="sgd_gram", points=3,
+    reference=_run, cases=_cases_run,
+    diagnoses=[
+        Diagnosis("all coordinates", "a step changes only u[i_t]; you moved all of u along the row G[i_t]",
+                  _run_all_coordinates),
+        Diagnosis("stale margins", "compute G[i_t] @ u at every step with the current u: the "
+                  "margins change as u does", _run_stale),
+        Diagnosis("sign", "SGD subtracts alpha * loss'(G[i] @ u; y_i) from u[i]", _run_sign),
+    ],
+    hint="start from u = zeros(n); for each i in indices: u[i] -= alpha * loss'(G[i] @ u, y[i])",
+)
+
+
+# ===================================================================== ex2.q3
+def _rff_map(X, gamma, G, U):
+    """psi(X) with Omega = sqrt(2 gamma) G and b = 2 pi U: the package's fourier_features."""
+    return fourier_features(X, math.sqrt(2 * gamma) * np.asarray(G), 2 * math.pi * np.asarray(U))
+
+
+def _cases_map(rng):
+    cases = []
+    for n, d, D in [(3, 2, 4), (4, 3, 6), (5, 2, 10)]:
+        X = _points(rng, n, d, scale=0.8)
+        gamma = float(np.round(rng.uniform(0.3, 3.0), 2))
+        G = np.round(rng.standard_normal((D, d)), 4)
+        U = np.round(rng.random(D), 4)
+        cases.append(Case((X, gamma, G, U), label=f"X of shape {X.shape}, gamma={gamma}, D={D}"))
+    return cases
+
+
+def _map_with(omega_scale, feature_scale, offset_scale=2 * math.pi):
+    def mistake(X, gamma, G, U):
+        D = len(U)
+        Omega = omega_scale(gamma) * np.asarray(G)
+        return feature_scale(D) * np.cos(np.asarray(X) @ Omega.T + offset_scale * np.asarray(U))
+    return mistake
+
+
+Q3 = Question(
+    id="ex2.q3", title="the random Fourier feature map", function="rff_map", points=4,
+    reference=_rff_map, cases=_cases_map,
+    diagnoses=[
+        Diagnosis("variance gamma", "the frequencies have variance 2 gamma, so Omega = sqrt(2 gamma) G; "
+                  "with variance gamma the features approximate exp(-gamma ||x - y||^2 / 2)",
+                  _map_with(lambda g: math.sqrt(g), lambda D: math.sqrt(2 / D))),
+        Diagnosis("no sqrt(2/D)", "each feature carries the factor sqrt(2/D), so that psi(x).psi(y) "
+                  "averages the D terms 2 cos() cos()",
+                  _map_with(lambda g: math.sqrt(2 * g), lambda D: 1.0)),
+        Diagnosis("sqrt(1/D)", "the factor is sqrt(2/D): the 2 of 2 cos() cos() is split between the "
+                  "two features", _map_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(1 / D))),
+        Diagnosis("standard deviation 2 gamma", "2 gamma is the variance of each frequency; the "
+                  "standard deviation is sqrt(2 gamma)",
+                  _map_with(lambda g: 2 * g, lambda D: math.sqrt(2 / D))),
+        Diagnosis("offset in [0, 1)", "the offsets are uniform on [0, 2 pi]: b = 2 pi U",
+                  _map_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(2 / D), offset_scale=1.0)),
+    ],
+    hint="Omega = sqrt(2 * gamma) * G, b = 2 * pi * U, psi = sqrt(2 / D) * cos(X @ Omega.T + b)",
+)
+
+
+# ===================================================================== ex2.q4
+def _cases_needed(rng):
+    cases = []
+    for lo, hi in [(0.05, 0.1), (0.1, 0.3), (0.3, 0.6)]:
+        a = float(np.round(rng.uniform(lo, hi), 3))
+        delta = float(np.round(rng.uniform(0.001, 0.2), 4))
+        cases.append(Case((a, delta), label=f"a={a}, delta={delta}"))
+    return cases
+
+
+Q4 = Question(
+    id="ex2.q4", title="how many random features", function="features_needed", points=2,
+    reference=lambda a, delta: features_needed(a, delta), cases=_cases_needed,
+    diagnoses=[
+        Diagnosis("no factor 2", "the bound is 2 exp(-D a^2 / 8) <= delta, so D >= 8 ln(2 / delta) / a^2",
+                  lambda a, delta: math.ceil(8 * math.log(1 / delta) / a**2)),
+        Diagnosis("range 2", "the terms 2 cos() cos() range over [-2, 2] (width 4), which gives the 8 "
+                  "in 8 ln(2 / delta) / a^2", lambda a, delta: math.ceil(2 * math.log(2 / delta) / a**2)),
+        Diagnosis("rounded down", "D must be an integer at least 8 ln(2 / delta) / a^2: round up",
+                  lambda a, delta: math.floor(8 * math.log(2 / delta) / a**2)),
+        Diagnosis("a not squared", "solve 2 exp(-D a^2 / 8) <= delta: the error level enters squared",
+                  lambda a, delta: math.ceil(8 * math.log(2 / delta) / a)),
+    ],
+    hint="solve 2 * exp(-D * a**2 / 8) <= delta for the smallest integer D (math.ceil)",
+)
+
+
+# ===================================================================== ex2.q5
+def _cost(way, n, d, D, T):
+    """The computation column of the lecture's table for way 1-4, constants taken as 1."""
+    return int(predicted_cost(WAYS[way - 1], n, d, D, T)[0])
+
+
+def _cases_cost(rng):
+    cases = []
+    for way in (1, 2, 3, 4):
+        n, d = int(rng.integers(50, 500)), int(rng.integers(2, 50))
+        D, T = int(rng.integers(100, 5000)), int(rng.integers(1000, 20000))
+        cases.append(Case((way, n, d, D, T), label=f"way {way}, n={n}, d={d}, D={D}, T={T}"))
+    return cases
+
+
+def _cost_mistake(changes):
+    def mistake(way, n, d, D, T):
+        if way in changes:
+            return int(changes[way](n, d, D, T))
+        return _cost(way, n, d, D, T)
+    return mistake
+
+
+Q5 = Question(
+    id="ex2.q5", title="the computation column of the cost table", function="cost_of_way", points=3,
+    reference=_cost, cases=_cases_cost,
+    diagnoses=[
+        Diagnosis("no precomputation", "count the precomputation too: caching the features costs "
+                  "n d D and the Gram matrix n^2 d before the T steps",
+                  _cost_mistake({2: lambda n, d, D, T: D * T, 4: lambda n, d, D, T: n * T})),
+        Diagnosis("gram entries free", "each of the n^2 Gram entries is a kernel value costing d: "
+                  "n^2 d, not n^2", _cost_mistake({4: lambda n, d, D, T: n * n + n * T})),
+        Diagnosis("one kernel value per step", "a step on u needs the n kernel values K(x_i, x_j) of "
+                  "its row, each costing d: n d per step", _cost_mistake({3: lambda n, d, D, T: d * T})),
+        Diagnosis("feature map free", "computing phi(x_i) costs d D at every step: d D T, not D T",
+                  _cost_mistake({1: lambda n, d, D, T: D * T})),
+    ],
+    hint="way 1: d D T; way 2: n d D + D T; way 3: n d T; way 4: n^2 d + n T",
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5]
