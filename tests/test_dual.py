@@ -274,6 +274,23 @@ def test_hinge_dual_solution_has_zero_duality_gap_and_kkt(classification):
     assert_allclose(margins[inside], 1.0, atol=1e-6)
 
 
+def test_hinge_dual_matches_a_generic_box_constrained_solver(classification):
+    """scipy's L-BFGS-B on the same dual problem, max sum a - a^T Q a / 2 over 0 <= a <= lam^2."""
+    from scipy.optimize import minimize
+
+    X, y = classification
+    K = _rbf(X)
+    lam = 1.2
+    C = lam ** 2
+    Q = np.outer(y, y) * K
+    res = minimize(lambda a: 0.5 * a @ Q @ a - a.sum(), np.zeros(len(y)),
+                   jac=lambda a: Q @ a - 1.0, method="L-BFGS-B", bounds=[(0.0, C)] * len(y),
+                   options={"ftol": 1e-15, "gtol": 1e-12, "maxiter": 10_000})
+    alpha = dual.map_hinge_dual(K, y, lam)
+    assert_allclose(y * alpha, res.x, atol=1e-5)
+    assert dual.hinge_objective(alpha, K, y, lam) <= dual.hinge_objective(y * res.x, K, y, lam) + 1e-9
+
+
 def test_hinge_gives_exact_zeros_where_squared_and_logistic_do_not(classification):
     X, y = classification
     K = _rbf(X)
