@@ -202,10 +202,9 @@ def _pool():
     return _POOL
 
 
-def _run_blocks(task, n_rows, n_entries):
-    """Call ``task(i0, i1)`` over row blocks, on the pool when the matrix is large."""
-    starts = range(0, n_rows, _ROWS)
-    blocks = [(i0, min(i0 + _ROWS, n_rows)) for i0 in starts]
+def _run_blocks(task, n_rows, n_entries, rows=_ROWS):
+    """Call ``task(i0, i1)`` over blocks of ``rows`` rows, on the pool when the matrix is large."""
+    blocks = [(i0, min(i0 + rows, n_rows)) for i0 in range(0, n_rows, rows)]
     if n_entries < 1_000_000 or len(blocks) < 2:
         for i0, i1 in blocks:
             task(i0, i1)
@@ -273,7 +272,9 @@ def _rbf_from_product(X, Z, gamma, K, symmetric):
         if symmetric:
             T[np.arange(i1 - i0), np.arange(i0, i1)] = 1.0
 
-    _run_blocks(task, X.shape[0], K.size)
+    # about 1 MB of K per block, so that the four passes over it stay in cache
+    rows = int(np.clip(2 ** 17 // K.shape[1], 4, _ROWS))
+    _run_blocks(task, X.shape[0], K.size, rows)
 
 
 def _rbf_gram(X, Z, gamma):

@@ -85,7 +85,7 @@ def test_against_sklearn(k, oracle):
     assert_allclose(k(X), oracle(X, X), rtol=1e-12, atol=1e-15)
 
 
-@pytest.mark.parametrize("n, m, d", [(1300, None, 3), (1100, 1000, 3), (700, None, 120),
+@pytest.mark.parametrize("n, m, d", [(1300, None, 3), (1100, 1000, 3), (1100, None, 80), (700, None, 120),
                                      (300, 250, 120), (5, None, 1)])
 def test_rbf_fast_paths_against_sklearn(n, m, d):
     # sizes that take the tiled two-thread path (small d) and the one-product path (large d)
