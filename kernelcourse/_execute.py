@@ -22,15 +22,47 @@ KERNEL_ENV = {
 }
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _merge_streams(outputs: list) -> list:
+    """Join consecutive stream outputs of the same stream into one.
+
+    A kernel may flush one ``print`` as several stream messages, depending on
+    timing; merged, the stored outputs are the same on every run.
+    """
+    merged = []
+    for output in outputs:
+        if (merged and output.get("output_type") == "stream"
+                and merged[-1].get("output_type") == "stream"
+                and merged[-1].get("name") == output.get("name")):
+            merged[-1]["text"] += output["text"]
+        else:
+            merged.append(output)
+    return merged
+
+
 def strip_volatile_metadata(nb) -> None:
-    """Remove per-run metadata (timestamps, widget state) from a notebook in place."""
+    """Make a notebook's stored form the same on every run, in place.
+
+    Removes execution timestamps and the widget state (whose model ids are
+    fresh random ids on each run), numbers the widget views' model ids in
+    order of appearance, and merges split stream outputs.
+    """
     nb.metadata.pop("widgets", None)
+    views = 0
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         cell.metadata.pop("collapsed", None)
-        if cell.cell_type == "code":
-            for output in cell.get("outputs", []):
-                output.get("metadata", {}).pop("execution", None)
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = _merge_streams(cell.get("outputs", []))
+        for output in cell.outputs:
+            output.get("metadata", {}).pop("execution", None)
+            view = output.get("data", {}).get(WIDGET_VIEW)
+            if view is not None and "model_id" in view:
+                views += 1
+                view["model_id"] = f"00000000-0000-0000-0000-{views:012d}"
 
 
 def execute_notebook(path, timeout: int = 600, write: bool = True):
