@@ -491,8 +491,8 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
 
     The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
     ways; for ``'features'`` and ``'cached_features'`` the features are random
-    Fourier features of width ``D`` used as an exact feature map (the kernel is
-    then ``psi(x).psi(z)``), so that ``D`` can be chosen freely.
+    Fourier features of width ``D`` drawn beforehand and used as an exact feature
+    map (the kernel is then ``psi(x).psi(z)``), so that ``D`` can be chosen freely.
 
     Parameters
     ----------
@@ -519,7 +519,8 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
 
     def run():
         if way == "features":
-            return sgd_features_on_the_fly(X, y, rff.transform, indices)
+            return _primal_sgd(_rff_row_function(X, rff), n, y.tolist(), indices, 0.1,
+                               logistic_derivative, D)
         if way == "cached_features":
             return sgd_cached_features(rff.transform(X), y, indices)
         return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(

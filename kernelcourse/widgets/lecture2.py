@@ -1,0 +1,265 @@
+"""Widgets for lecture 2: random Fourier features against their error, and the ways to learn
+against their cost.
+
+Two builders, each wiring controls to plain functions of this module, of
+:mod:`kernelcourse.random_features` and of :mod:`kernelcourse.sgd` (which the tests
+call and check without a browser):
+
+* :func:`rff_error_widget` (2.8, 2.9): the number of features ``D`` against the
+  error of ``psi(x).psi(y)``: the observed frequency of an error ``>= a`` over
+  many independent draws beside Hoeffding's ``2 exp(-D a^2 / 8)``, and the
+  largest error over a set of points against ``D`` beside the union bound.
+  Computation: :func:`rff_error_data`, :func:`max_error_curve`; drawing:
+  :func:`plot_rff_error`.
+* :func:`cost_widget` (2.6, 2.10): a way of learning and a size that varies,
+  against the measured time and memory beside the cost model's formula.
+  Computation: :func:`cost_rows`; drawing: :func:`plot_cost`.
+
+:func:`plot_decision` draws lecture 2.7's demo. Each builder returns an
+``ipywidgets.interactive``; its ``controls`` attribute maps argument names to the
+controls, and ``result`` holds the dict the last callback computed (with the
+``figure``).
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from kernelcourse import random_features as rf
+from kernelcourse import sgd
+from kernelcourse._validation import check_positive
+
+__all__ = [
+    "rff_error_data", "max_error_curve", "plot_rff_error", "rff_error_widget",
+    "cost_rows", "plot_cost", "cost_widget", "plot_decision", "D_CHOICES", "COST_BASE",
+]
+
+#: the values of D the error widget offers
+D_CHOICES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
+
+#: the fixed sizes of the cost widget, and the sizes each varied one runs over
+COST_BASE = {"n": 400, "d": 8, "D": 200, "T": 2000}
+COST_SIZES = {"n": (100, 200, 400, 800), "d": (4, 8, 16, 32), "D": (100, 200, 400, 800),
+              "T": (1000, 2000, 4000, 8000)}
+
+
+# ---------------------------------------------------------------------------
+# (a) D against the approximation error
+# ---------------------------------------------------------------------------
+
+_X_PAIR = np.array([0.2, 0.7])
+_Y_PAIR = np.array([0.5, 0.45])
+
+
+def rff_error_data(D, paired=False, gamma=5.0, n_draws=2000, random_state=0):
+    """Errors of ``psi(x).psi(y)`` at one pair over ``n_draws`` independent maps of width ``D``.
+
+    The pair is fixed, ``x = (0.2, 0.7)``, ``y = (0.5, 0.45)``, so ``K(x, y) =
+    exp(-gamma 0.1525)``. Returns a dict with ``errors``, the grid ``a``, the
+    observed frequency ``freq`` of ``|error| >= a``, Hoeffding's ``bound`` at each
+    ``a`` (capped at 1), ``K``, the observed variance ``var`` (the mean squared
+    error, the estimate being unbiased) and the formula's ``var_formula``.
+    """
+    gamma = check_positive(gamma, "gamma")
+    errors = rf.approximation_errors(_X_PAIR, _Y_PAIR, gamma, D, n_draws, paired, random_state)
+    a = np.linspace(0.0, 1.0, 101)
+    K = math.exp(-gamma * float(((_X_PAIR - _Y_PAIR) ** 2).sum()))
+    return {"D": D, "paired": paired, "errors": errors, "a": a,
+            "freq": rf.error_frequency(errors, a),
+            "bound": np.minimum(1.0, rf.hoeffding_bound(D, a, paired)),
+            "K": K, "var": float(np.mean(errors**2)),
+            "var_formula": float(rf.rff_variance(K, D, paired))}
+
+
+@lru_cache(maxsize=8)
+def max_error_curve(paired=False, gamma=5.0, n_points=40, delta=0.05, random_state=0):
+    """The largest error over all pairs of ``n_points`` points in the unit square, for each D.
+
+    Returns a dict with ``D`` (:data:`D_CHOICES`), ``max_error`` (a fresh draw
+    per ``D``), the union bound's level ``union_level`` (the error all pairs stay
+    below with probability ``>= 1 - delta``) and ``n_pairs``.
+    """
+    X = np.random.default_rng(random_state).uniform(size=(n_points, 2))
+    Ds = np.array(D_CHOICES)
+    n_pairs = n_points * (n_points + 1) // 2
+    return {"D": Ds, "n_pairs": n_pairs, "delta": delta,
+            "max_error": rf.max_error_over_points(X, gamma, Ds, paired, random_state),
+            "union_level": rf.union_error_level(Ds, n_pairs, delta, paired)}
+
+
+def plot_rff_error(data, curve, axes=None):
+    """Left: observed frequency of ``|error| >= a`` and Hoeffding's bound; right: largest error against D."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+    left, right = axes
+    name = "2 exp(-D a²/4)" if data["paired"] else "2 exp(-D a²/8)"
+    left.plot(data["a"], data["freq"], label=f"observed over {len(data['errors'])} draws")
+    left.plot(data["a"], data["bound"], "--", label=f"Hoeffding {name}")
+    left.set_xlabel("error level a")
+    left.set_ylabel("P(|K(x,y) - ψ(x)·ψ(y)| ≥ a)")
+    left.set_title(f"one pair, D = {data['D']}")
+    left.legend(fontsize=8)
+    right.loglog(curve["D"], curve["max_error"], "o-", label="largest error, all pairs")
+    right.loglog(curve["D"], curve["union_level"], "--",
+                 label=f"union bound, {curve['n_pairs']} pairs, δ = {curve['delta']}")
+    right.axvline(data["D"], color="grey", lw=0.8)
+    right.set_xlabel("number of features D")
+    right.set_ylabel("error")
+    right.legend(fontsize=8)
+    left.figure.tight_layout()
+    return axes
+
+
+def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
+    """Widget: ``D`` (and the paired variant) against the approximation error.
+
+    Controls: ``D`` (a selection over :data:`D_CHOICES`) and ``paired`` (the
+    [cos, sin] map). Prints the kernel value, the observed and the predicted
+    variance, and draws :func:`plot_rff_error`.
+    """
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+
+    controls = {
+        "D": W.SelectionSlider(options=list(D_CHOICES), value=D, description="D",
+                               continuous_update=False),
+        "paired": W.Checkbox(value=paired, description="paired [cos, sin]"),
+    }
+    figures = []
+
+    def update(D, paired):
+        for fig in figures:
+            plt.close(fig)
+        figures.clear()
+        data = rff_error_data(D, paired, gamma, n_draws)
+        curve = max_error_curve(paired, gamma)
+        axes = plot_rff_error(data, curve)
+        print(f"K(x, y) = {data['K']:.3f}; variance of psi(x).psi(y): observed {data['var']:.5f}, "
+              f"formula {data['var_formula']:.5f}; D for error <= 0.1 with probability 0.95: "
+              f"{rf.features_needed(0.1, 0.05, paired)}")
+        figures.append(axes[0].figure)
+        data.update({"curve": curve, "figure": axes[0].figure})
+        return data
+
+    widget = W.interactive(update, **controls)
+    widget.controls = controls
+    return widget
+
+
+# ---------------------------------------------------------------------------
+# (b) the way of learning against time and memory
+# ---------------------------------------------------------------------------
+
+def cost_rows(way, vary, sizes=None, base=None, repeats=1, clock="cpu"):
+    """Measure ``way`` while ``vary`` runs over ``sizes`` (the other sizes from ``base``).
+
+    Returns a dict with the ``sizes``, the measured ``seconds`` and ``bytes``
+    (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and
+    ``memory`` (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the
+    training set ``n d``), and the fitted growth exponents of all four.
+    """
+    if vary not in COST_BASE:
+        raise ValueError(f"vary must be one of {list(COST_BASE)}; got vary={vary!r}")
+    sizes = tuple(COST_SIZES[vary] if sizes is None else sizes)
+    base = dict(COST_BASE if base is None else base)
+    out = {"way": way, "vary": vary, "sizes": np.array(sizes, dtype=float),
+           "seconds": [], "bytes": [], "operations": [], "memory": []}
+    for s in sizes:
+        size = dict(base, **{vary: s})
+        t, m = sgd.measure_way(way, repeats=repeats, clock=clock, **size)
+        ops, mem = sgd.predicted_cost(way, **size)
+        out["seconds"].append(t)
+        out["bytes"].append(m)
+        out["operations"].append(ops)
+        out["memory"].append(8.0 * (mem + size["n"] * size["d"]))
+    for key in ("seconds", "bytes", "operations", "memory"):
+        out[key] = np.array(out[key], dtype=float)
+        out[f"{key}_exponent"] = sgd.growth_exponent(out["sizes"], out[key])
+    return out
+
+
+def plot_cost(rows, axes=None):
+    """Measured time and memory against the varied size, beside the model scaled to the last point."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    x = rows["sizes"]
+    for ax, measured, model, label in [(axes[0], rows["seconds"], rows["operations"], "time (s)"),
+                                       (axes[1], rows["bytes"], rows["memory"], "memory (bytes)")]:
+        scaled = model * measured[-1] / model[-1]
+        ax.loglog(x, measured, "o-", label="measured")
+        ax.loglog(x, scaled, "--", label="cost model (scaled)")
+        ax.set_xlabel(rows["vary"])
+        ax.set_ylabel(label)
+        ax.legend(fontsize=8)
+    axes[0].set_title(f"{rows['way']}: time exponent {rows['seconds_exponent']:.2f} "
+                      f"(model {rows['operations_exponent']:.2f})", fontsize=10)
+    axes[1].set_title(f"memory exponent {rows['bytes_exponent']:.2f} "
+                      f"(model {rows['memory_exponent']:.2f})", fontsize=10)
+    axes[0].figure.tight_layout()
+    return axes
+
+
+def cost_widget(way="gram", vary="n"):
+    """Widget: the way of learning and the varied size against measured time and memory.
+
+    Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
+    (n, d, D or T; the others fixed at :data:`COST_BASE`). Prints the table's row
+    for the way and the fitted exponents; draws :func:`plot_cost`. The times are
+    CPU seconds measured on this machine.
+    """
+    import ipywidgets as W
+    import matplotlib.pyplot as plt
+
+    controls = {
+        "way": W.Dropdown(options=list(sgd.WAYS), value=way, description="way"),
+        "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
+    }
+    figures = []
+    table = {r["way"]: r for r in sgd.cost_table()}
+
+    def update(way, vary):
+        for fig in figures:
+            plt.close(fig)
+        figures.clear()
+        rows = cost_rows(way, vary)
+        axes = plot_cost(rows)
+        r = table[way]
+        print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
+        print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
+              f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
+              f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
+        figures.append(axes[0].figure)
+        rows["figure"] = axes[0].figure
+        return rows
+
+    widget = W.interactive(update, **controls)
+    widget.controls = controls
+    return widget
+
+
+# ---------------------------------------------------------------------------
+# lecture 2.7's demo
+# ---------------------------------------------------------------------------
+
+def plot_decision(model, X, y, ax=None, resolution=120):
+    """The sign of a fitted classifier's ``decision_function`` over the unit square, and the points."""
+    import matplotlib.pyplot as plt
+
+    if ax is None:
+        _, ax = plt.subplots(figsize=(4.2, 4.2))
+    g = np.linspace(0.0, 1.0, resolution)
+    G1, G2 = np.meshgrid(g, g)
+    F = model.decision_function(np.column_stack([G1.ravel(), G2.ravel()])).reshape(G1.shape)
+    ax.contourf(G1, G2, np.sign(F), levels=[-2, 0, 2], colors=["#c6d4f0", "#d8f0c6"])
+    ax.contour(G1, G2, F, levels=[0.0], colors="k", linewidths=0.8)
+    ax.scatter(X[:, 0], X[:, 1], c=np.where(y > 0, "tab:green", "tab:blue"), s=6)
+    ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    return ax

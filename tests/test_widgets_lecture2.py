@@ -1,0 +1,79 @@
+"""Tests for lecture 2's widgets: the plain functions against the math, the controls driven from pytest."""
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from kernelcourse import random_features as rf
+from kernelcourse.sgd import KernelSGD, predicted_cost
+from kernelcourse.kernels import RBF
+from kernelcourse.widgets import lecture2 as L
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def test_rff_error_data_frequencies_sit_under_hoeffding():
+    for paired in (False, True):
+        data = L.rff_error_data(32, paired=paired, n_draws=2000)
+        assert np.all(data["freq"] <= data["bound"])
+        assert np.all(np.diff(data["freq"]) <= 0)                 # a tail probability
+        assert data["freq"][0] == 1.0 and data["bound"].max() == 1.0
+        assert data["K"] == pytest.approx(np.exp(-5.0 * 0.1525))
+        # the estimate is unbiased, so its mean squared error is the variance formula
+        assert data["var"] == pytest.approx(data["var_formula"], rel=0.1)
+        assert data["bound"][30] == pytest.approx(min(1, 2 * np.exp(-32 * 0.09 / (4 if paired else 8))))
+
+
+def test_max_error_curve_under_the_union_level_and_shrinking():
+    curve = L.max_error_curve(False)
+    assert list(curve["D"]) == list(L.D_CHOICES)
+    assert np.all(curve["max_error"] < curve["union_level"])
+    assert curve["max_error"][-1] < curve["max_error"][0] / 5
+    assert curve["n_pairs"] == 40 * 41 // 2
+    np.testing.assert_allclose(curve["union_level"], rf.union_error_level(curve["D"], 820, 0.05))
+
+
+def test_rff_error_widget_follows_D_and_paired(capsys):
+    w = L.rff_error_widget(D=64, n_draws=1000)
+    assert set(w.controls) == {"D", "paired"}
+    v64 = w.result["var"]
+    w.controls["D"].value = 512
+    assert w.result["D"] == 512
+    assert w.result["var"] == pytest.approx(v64 / 8, rel=0.25)      # variance ~ 1 / D
+    w.controls["paired"].value = True
+    assert w.result["paired"] and w.result["var_formula"] < rf.rff_variance(w.result["K"], 512)
+    assert "D for error <= 0.1 with probability 0.95: 1476" in capsys.readouterr().out
+    assert len(w.result["figure"].axes) == 2
+
+
+def test_cost_rows_measure_the_gram_matrix_growing_as_n_squared():
+    rows = L.cost_rows("gram", "n", sizes=(400, 800, 1600), base=dict(n=0, d=4, D=10, T=500))
+    assert np.all(rows["bytes"] >= 8 * rows["sizes"] ** 2)
+    assert rows["bytes_exponent"] == pytest.approx(2.0, abs=0.25)
+    assert rows["operations"][0] == predicted_cost("gram", 400, 4, 10, 500)[0]
+    assert rows["memory"][0] == 8 * (400**2 + 400 * 4)
+    with pytest.raises(ValueError, match="vary must be one of"):
+        L.cost_rows("gram", "m")
+
+
+def test_cost_widget_switches_way_and_size(capsys):
+    w = L.cost_widget()
+    assert set(w.controls) == {"way", "vary"}
+    assert w.result["way"] == "gram" and w.result["vary"] == "n"
+    w.controls["way"].value = "rff_cached"
+    w.controls["vary"].value = "D"
+    assert list(w.result["sizes"]) == list(L.COST_SIZES["D"])
+    out = capsys.readouterr().out
+    assert "6. cached random features, SGD on w: computation O(n d D + D T)" in out
+    assert w.result["bytes_exponent"] > 0.7                          # n D grows with D
+
+
+def test_plot_decision_draws_the_boundary():
+    X = np.random.default_rng(0).uniform(size=(60, 2))
+    y = np.where(X[:, 0] > 0.5, 1.0, -1.0)
+    model = KernelSGD(RBF(5.0), n_iter=600, random_state=0).fit(X, y)
+    ax = L.plot_decision(model, X, y, resolution=30)
+    assert len(ax.collections) >= 2 and ax.get_xlabel() == "$x_1$"
