@@ -369,12 +369,22 @@ class RBF(_GammaKernel):
     """Gaussian (RBF) kernel ``k(x, z) = exp(-gamma ||x - z||^2)``.
 
     The lectures' ``exp(-||x - z||^2 / (2 sigma^2))`` is
-    ``RBF(gamma=1 / (2 sigma^2))``; see :func:`gamma_from_sigma`.
+    ``RBF(gamma=1 / (2 sigma^2))``, their ``exp(-||x - z||^2 / sigma^2)`` is
+    ``RBF(gamma=1 / sigma^2)``; see :func:`gamma_from_sigma`.
 
-    The Gram matrix is computed as scikit-learn's ``rbf_kernel`` does
-    (``||x||^2 - 2 x . z + ||z||^2``, clipped at 0), in row blocks, on two
-    threads, and by symmetry when ``Z`` is omitted; it never builds an
-    ``(n, n, d)`` array.
+    Examples
+    --------
+    >>> import numpy as np
+    >>> RBF(gamma=0.5)(np.array([[0.0, 0.0], [1.0, 1.0]])).round(4)
+    array([[1.    , 0.3679],
+           [0.3679, 1.    ]])
+
+    Like scikit-learn's ``rbf_kernel``, the squared distance is expanded as
+    ``||x||^2 - 2 x . z + ||z||^2`` and clipped at 0 (so far-out near-duplicates
+    lose digits to cancellation, as there). The Gram matrix is computed in
+    cache-sized blocks, on one thread per core, and by symmetry when ``Z`` is
+    omitted (then ``K`` is exactly symmetric with unit diagonal); it never
+    builds an ``(n, n, d)`` array.
 
     Parameters
     ----------
@@ -386,7 +396,10 @@ class RBF(_GammaKernel):
 
 
 class Laplacian(_GammaKernel):
-    """Laplacian kernel ``k(x, z) = exp(-gamma ||x - z||_1)`` (L1 distance).
+    """Laplacian kernel ``k(x, z) = exp(-gamma ||x - z||_1)`` (L1 distance, scikit-learn's form).
+
+    Lecture 1 writes it ``exp(-|x - z| / sigma)``: ``gamma = 1 / sigma``
+    (``gamma_from_sigma(sigma, 'sigma')``).
 
     Parameters
     ----------
@@ -402,7 +415,8 @@ class Laplacian(_GammaKernel):
 class Exponential(_GammaKernel):
     """Exponential kernel ``k(x, z) = exp(-gamma ||x - z||)`` (Euclidean distance, not squared).
 
-    The lectures' ``exp(-||x - z|| / sigma)`` is ``Exponential(gamma=1 / sigma)``.
+    Lecture 1 writes it ``exp(-||x - z|| / (2 sigma^2))``: ``gamma = 1 / (2 sigma^2)``
+    (``gamma_from_sigma(sigma, 'two_sigma2')``).
 
     Parameters
     ----------
