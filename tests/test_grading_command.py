@@ -175,3 +175,35 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
                     for a in n.names}
         assert not {"pickle", "marshal", "dill", "cloudpickle"} & (names | imported)
         assert not {"eval", "exec"} & names, module.__name__
+
+
+def test_a_submission_time_limit_stops_the_rest_and_leaves_no_process_behind(tmp_path):
+    import time
+
+    from kernelcourse.grading.grader import grade_notebook
+    before = _worker_processes()
+    row = grade_notebook(FIXTURES / "hanging.ipynb", question_timeout=30, submission_timeout=1.0)
+    assert row.total == 0 and row.possible == 15
+    assert "ex1.q1: stopped, the submission's time limit is over" in row.errors
+    assert "ex1.q5: not graded, submission time limit of 1 s is over" in row.errors
+    assert row.seconds < 10
+    # the endless loop died with its worker: no process is left spinning
+    time.sleep(0.5)
+    assert _worker_processes() - before == set()
+
+
+def _worker_processes():
+    """Pids of live grading workers and of the answers they forked."""
+    import os
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read()
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if b"kernelcourse.grading.worker" in cmdline and state != "Z":
+            found.add(int(pid))
+    return found

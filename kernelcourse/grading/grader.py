@@ -305,6 +305,20 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
     runs in a process of its own, forked by the worker); without it the
     notebook gets a worker of its own.
     """
+    registry = all_questions()  # imported once per process, not charged to a submission
+    own_pool = pool is None
+    pool = WorkerPool(memory_mb) if own_pool else pool
+    try:
+        pool.start()
+        return _grade(Path(path), registry, pool, selection=selection, seed=seed,
+                      question_timeout=question_timeout, submission_timeout=submission_timeout)
+    finally:
+        if own_pool:
+            pool.close()
+
+
+def _grade(path: Path, registry: dict, pool: "WorkerPool", *, selection, seed, question_timeout,
+           submission_timeout) -> Submission:
     start = time.monotonic()
     row = Submission(file=str(path))
     try:
@@ -320,7 +334,6 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
         row.errors.append(str(exc))
         row.seconds = time.monotonic() - start
         return row
-    registry = all_questions()
     answers = answer_cells(nb)
     unknown = sorted(i for i in answers if i not in registry)
     if unknown:
@@ -330,46 +343,40 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
         row.errors.append("no answer cell of a known question (a line '# ANSWER <id>' "
                           "opens each answer cell)")
     row.possible = sum(q.points for q in questions)
-    own_pool = pool is None
-    pool = WorkerPool(memory_mb) if own_pool else pool
-    try:
-        for q in questions:
-            row.points[q.id] = 0.0
-            left = submission_timeout - (time.monotonic() - start)
-            if q.id not in answers:
-                row.details[q.id] = "no answer cell"
-                row.errors.append(f"{q.id}: no answer cell")
-                continue
-            if left <= 0:
-                row.details[q.id] = "not graded: the submission's time limit is over"
-                row.errors.append(f"{q.id}: not graded, submission time limit of "
-                                  f"{submission_timeout:g} s is over")
-                continue
-            limit = q.time_limit if question_timeout is None else question_timeout
-            cases = q.make_cases(_question_seed(seed, q.id))
-            request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
-                       "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
-                                 for c in cases]}
-            try:
-                reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
-            except WorkerTimeout:
-                reason = ("the submission's time limit is over" if left < 2 * limit + 4.0
-                          else "the worker stopped answering")
-                row.details[q.id] = f"stopped: {reason}"
-                row.errors.append(f"{q.id}: stopped, {reason}")
-                continue
-            except WorkerDied as exc:
-                row.details[q.id] = str(exc)
-                row.errors.append(f"{q.id}: {exc}")
-                continue
-            result = _judge(q, cases, reply)
-            row.points[q.id] = round(result.points, 4)
-            row.details[q.id] = result.line()
-            if result.status == "error" or "outcomes" not in reply:
-                row.errors.append(f"{q.id}: {result.detail}")
-    finally:
-        if own_pool:
-            pool.close()
+    for q in questions:
+        row.points[q.id] = 0.0
+        left = submission_timeout - (time.monotonic() - start)
+        if q.id not in answers:
+            row.details[q.id] = "no answer cell"
+            row.errors.append(f"{q.id}: no answer cell")
+            continue
+        if left <= 0:
+            row.details[q.id] = "not graded: the submission's time limit is over"
+            row.errors.append(f"{q.id}: not graded, submission time limit of "
+                              f"{submission_timeout:g} s is over")
+            continue
+        limit = q.time_limit if question_timeout is None else question_timeout
+        cases = q.make_cases(_question_seed(seed, q.id))
+        request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
+                   "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
+                             for c in cases]}
+        try:
+            reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
+        except WorkerTimeout:
+            reason = ("the submission's time limit is over" if left < 2 * limit + 4.0
+                      else "the worker stopped answering")
+            row.details[q.id] = f"stopped: {reason}"
+            row.errors.append(f"{q.id}: stopped, {reason}")
+            continue
+        except WorkerDied as exc:
+            row.details[q.id] = str(exc)
+            row.errors.append(f"{q.id}: {exc}")
+            continue
+        result = _judge(q, cases, reply)
+        row.points[q.id] = round(result.points, 4)
+        row.details[q.id] = result.line()
+        if result.status == "error" or "outcomes" not in reply:
+            row.errors.append(f"{q.id}: {result.detail}")
     row.total = round(sum(row.points.values()), 4)
     row.seconds = time.monotonic() - start
     return row

@@ -49,6 +49,21 @@ def _limit_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies (no orphaned endless loops)."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover
+            pass
+    if os.getppid() != parent:  # the parent died before we asked
+        os._exit(1)
+
+
 def _run(request: dict) -> dict:
     from .core import Case, _short, run_answer, time_limit, QuestionTimeout
     from .transport import decode
@@ -145,9 +160,11 @@ def _serve(request: dict, memory_mb: int) -> dict:
 
     seconds = float(request.get("time_limit", 10.0))
     read_fd, write_fd = os.pipe()
+    master = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: no way back to the grader but its own pipe
         os.setpgid(0, 0)  # a process group of its own, killed as a whole below
+        _die_with_parent(master)
         os.close(read_fd)
         for fd in (0, _REPLY_FD):
             try:
@@ -185,6 +202,7 @@ _MAX_REPLY = 32 * 1024 * 1024
 def main(argv: list[str]) -> None:
     global _REPLY_FD
     memory_mb = int(argv[0]) if argv else 0
+    _die_with_parent(os.getppid())
     # keep a private copy of stdout for the replies; point fd 1 at /dev/null
     _REPLY_FD = os.dup(1)
     reply = os.fdopen(_REPLY_FD, "w", encoding="utf-8")
