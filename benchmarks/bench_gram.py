@@ -9,10 +9,12 @@ relative difference between the two matrices.
 Targets (issue 2): ratio <= 0.5 at n=10000, d=10 and <= 1.0 at n=5000, d=784;
 peak memory <= 1.5x the output; relative difference <= 1e-12.
 
-Times are the best of ``--repeat`` rounds, ours and scikit-learn's taking turns
-within each round (the machine is shared: the best run is the least disturbed). Peak memory is measured with ``tracemalloc`` (numpy
-reports its array allocations to it) in a separate, untimed call: the peak of
-traced memory during the call, minus what was traced before it.
+Times are the best of ``--repeat`` rounds, ours and scikit-learn's taking
+turns within each round (the machine is shared: the best run is the least
+disturbed). Peak memory is measured with ``tracemalloc`` (numpy reports its
+array allocations to it; BLAS's own small work buffers are not seen) in a
+separate, untimed call: the peak of traced memory during the call, minus what
+was traced before it.
 """
 from __future__ import annotations
 

@@ -174,7 +174,9 @@ def homogeneous_polynomial_map(X, degree):
 
 
 def quadratic_map(X):
-    """``phi(x) = vec(x x^T)``, the ``d^2`` products ``x_i x_j``, so ``phi(x) . phi(z) = (x . z)^2``.
+    """Quadratic map ``phi(x) = vec(x x^T)``: ``phi(x) . phi(z) = (x . z)^2``.
+
+    The ``d^2`` products ``x_i x_j`` (lecture 3.4), each pair ``i != j`` twice.
 
     Parameters
     ----------

@@ -511,7 +511,8 @@ def _as_sets(S, name):
         raise ValueError(f"{name} must hold at least one set; got an empty {type(S).__name__}")
     for i, s in enumerate(S):
         if not isinstance(s, (set, frozenset)):
-            raise TypeError(f"{name}[{i}] must be a set or frozenset; got {type(s).__name__}: {s!r}")
+            raise TypeError(f"{name}[{i}] must be a set or frozenset; "
+                            f"got {type(s).__name__}: {s!r}")
     return list(S)
 
 
@@ -813,7 +814,8 @@ class Bilinear(Kernel):
     def __init__(self, A):
         A = check_square(A, "A").copy()
         if not np.allclose(A, A.T, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(A).max())):
-            raise ValueError(f"A must be symmetric; got max |A - A^T| = {np.abs(A - A.T).max():.3g}")
+            asym = np.abs(A - A.T).max()
+            raise ValueError(f"A must be symmetric; got max |A - A^T| = {asym:.3g}")
         lam = np.linalg.eigvalsh(A)
         if lam[0] < -_default_tol(lam, A.shape[0]):
             raise ValueError(f"A must be positive semi-definite; its smallest eigenvalue is "
@@ -842,7 +844,8 @@ class Bilinear(Kernel):
     def feature_dim(self, d):
         d = check_positive_int(d, "d")
         if d != self.A.shape[0]:
-            raise ValueError(f"d must be {self.A.shape[0]} to match A with shape {self.A.shape}; got d={d}")
+            raise ValueError(f"d must be {self.A.shape[0]} to match A with shape "
+                             f"{self.A.shape}; got d={d}")
         return d
 
     def __repr__(self):
@@ -1035,7 +1038,8 @@ def is_psd(K, tol=None):
 
 
 Witness = namedtuple("Witness", ["X", "K", "min_eigenvalue"])
-Witness.__doc__ = """Points ``X`` whose Gram matrix ``K`` has the negative eigenvalue ``min_eigenvalue``."""
+Witness.__doc__ = ("Points ``X`` whose Gram matrix ``K`` has the negative eigenvalue "
+                   "``min_eigenvalue``.")
 
 
 def find_non_psd_witness(func, d=1, n_points=(2, 3, 4, 5, 6), trials=200, scale=2.0,
@@ -1068,7 +1072,8 @@ def find_non_psd_witness(func, d=1, n_points=(2, 3, 4, 5, 6), trials=200, scale=
         or ``None`` when no set was found.
     """
     if not callable(func):
-        raise TypeError(f"func must be a kernel or a callable func(X, Z); got {type(func).__name__}")
+        raise TypeError(f"func must be a kernel or a callable func(X, Z); "
+                        f"got {type(func).__name__}")
     d = check_positive_int(d, "d")
     trials = check_positive_int(trials, "trials")
     scale = check_positive(scale, "scale")
