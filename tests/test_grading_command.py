@@ -17,7 +17,8 @@ EXPECTED = {
     "correct.ipynb": (15, {"ex1.q1": 3, "ex1.q2": 1, "ex1.q3": 2, "ex1.q4": 3, "ex1.q5": 2,
                            "ex1.q6": 2, "ex1.q7": 2}),
     "untouched.ipynb": (0, {}),
-    # patches check, the package, the expected values and the reply; prints pass lines;
+    # patches check, the package, the expected values and the reply; prints pass lines; its
+    # stored outputs and metadata claim full marks;
     # only its honest q5 counts
     "tampering.ipynb": (2, {"ex1.q5": 2}),
     # q1 deleted, q2 right then wrong (the last counts; d^2 is right for d = 2 only), q4 moved
