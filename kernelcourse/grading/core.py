@@ -52,8 +52,12 @@ The parts:
 ``Diagnosis(name, message, mistake, detect=None)``
     A known misconception. ``mistake`` has the reference's signature and
     computes what the misconception gives; when a failing answer matches it
-    (and it differs from the reference on that case), ``message`` is shown.
-    ``detect(actual, case) -> bool`` replaces the match where several outputs
+    on the cases where it differs from the reference, ``message`` is shown
+    ("Likely mistake: ..."). When several mistakes match some cases, the one
+    agreeing with the answer on the most cases wins (see
+    :meth:`Question.diagnose`), so two mistakes that coincide on one input,
+    or give the same True/False there, are still told apart.
+    ``detect(actual, case) -> bool`` replaces the match where many outputs
     reveal the same mistake (``mistake`` is still required: the tests use it).
 ``Property(name, predicate, message)``
     ``predicate(actual, case) -> bool``, a fact the lecture states (symmetry,
@@ -67,6 +71,12 @@ the points, or "not attempted" for a stub that raises NotImplementedError,
 or the first failing case: the inputs, the expected and the actual value
 (abridged), the misconception when a diagnosis matches, and the points so far
 in this session for the question's set.
+
+``tests/test_grading_questions.py`` sweeps every registered question: its
+reference scores full marks, a stub is "not attempted", each diagnosis fires
+on its own ``mistake`` and none on the reference's answer, and the cases are
+plain data that depend on the seed. :func:`evaluate` runs one check without
+printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
 
 Answers are judged on plain data only: the value an answer returns goes
 through :mod:`kernelcourse.grading.transport` before it is compared, both here
