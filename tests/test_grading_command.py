@@ -208,3 +208,16 @@ def _worker_processes():
         if b"kernelcourse.grading.worker" in cmdline and state != "Z":
             found.add(int(pid))
     return found
+
+
+def test_a_broken_question_costs_only_that_question(monkeypatch, tmp_path):
+    from kernelcourse.grading import get_question
+    from kernelcourse.grading.grader import grade_paths
+
+    def broken(rng):
+        raise RuntimeError("no cases today")
+    monkeypatch.setattr(get_question("ex1.q2"), "cases", broken)
+    [row] = grade_paths([FIXTURES / "correct.ipynb"], output=tmp_path, progress=False)
+    assert row.total == 14 and row.possible == 15
+    assert row.errors == ["ex1.q2: not graded, internal error in the question: "
+                          "RuntimeError: no cases today"]

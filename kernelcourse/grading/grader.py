@@ -356,10 +356,16 @@ def _grade(path: Path, registry: dict, pool: "WorkerPool", *, selection, seed, q
                               f"{submission_timeout:g} s is over")
             continue
         limit = q.time_limit if question_timeout is None else question_timeout
-        cases = q.make_cases(_question_seed(seed, q.id))
-        request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
-                   "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
-                             for c in cases]}
+        try:
+            cases = q.make_cases(_question_seed(seed, q.id))
+            request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
+                       "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
+                                 for c in cases]}
+        except Exception as exc:  # noqa: BLE001 - a broken question must not stop the run
+            row.details[q.id] = f"not graded: the question's cases failed ({exc})"
+            row.errors.append(f"{q.id}: not graded, internal error in the question: "
+                              f"{type(exc).__name__}: {exc}")
+            continue
         try:
             reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
         except WorkerTimeout:
