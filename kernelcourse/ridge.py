@@ -56,6 +56,9 @@ def _solve_regularised(A, b, lam: float, name: str) -> np.ndarray:
         x, *_ = linalg.lstsq(A, b, lapack_driver="gelsd", check_finite=False)
         return x
     A.flat[:: A.shape[0] + 1] += lam
+    # A is symmetric, so A.T is the same matrix; for a C-ordered A it is a
+    # Fortran-ordered view, which LAPACK factors in place without a copy.
+    A = A.T if A.flags.c_contiguous else A
     try:
         factor = linalg.cho_factor(A, lower=True, overwrite_a=True, check_finite=False)
     except linalg.LinAlgError:

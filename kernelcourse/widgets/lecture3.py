@@ -295,9 +295,10 @@ def novelty_map(X, gamma, X_test=None, grid_size=80, pad=0.5):
     Returns
     -------
     dict
-        ``xx``, ``yy`` (the grid), ``distance`` (``||phi(x) - phi_S||`` on the
-        grid, which covers ``X`` and ``X_test`` widened by ``pad``), ``radius``, ``inside_fraction`` (share of the grid inside the
-        ball), ``test_novel`` (booleans for ``X_test``, or None), ``model``.
+        ``xx``, ``yy`` (the grid, covering ``X`` and ``X_test`` widened by
+        ``pad``), ``distance`` (``||phi(x) - phi_S||`` on the grid),
+        ``radius``, ``inside_fraction`` (share of the grid inside the ball),
+        ``test_novel`` (booleans for ``X_test``, or None), ``model``.
     """
     X = as_2d(X, "X")
     gamma = check_positive(gamma, "gamma")
