@@ -122,6 +122,8 @@ def _exit_text(status: int) -> str:
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
         return f"the answer's process was killed by signal {name}"
     code = os.WEXITSTATUS(status)
+    if code == 0:
+        return "the answer's process ended without a reply (did the answer close its files?)"
     return f"the answer's process exited with code {code} (os._exit in the answer?)"
 
 
@@ -141,6 +143,19 @@ def _child(request: dict, write_fd: int, memory_mb: int) -> None:
             view = view[os.write(write_fd, view):]
     finally:
         os._exit(0)
+
+
+def _wait(pid: int, deadline: float) -> int | None:
+    """The exit status of ``pid``, or None if it is still running at the deadline."""
+    import time
+
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.005)
 
 
 def _kill_group(pid: int) -> None:
@@ -173,15 +188,16 @@ def _serve(request: dict, memory_mb: int) -> dict:
                 pass
         _child(request, write_fd, memory_mb)
     os.close(write_fd)
+    deadline = time.monotonic() + 2 * seconds + 1.0
     try:
-        data = _read_all(read_fd, time.monotonic() + 2 * seconds + 1.0)
+        data = _read_all(read_fd, deadline)
     finally:
         os.close(read_fd)
-    if data is None:
+    status = None if data is None else _wait(pid, deadline)
+    if status is None:  # no reply, or the pipe closed but the process runs on
         _kill_group(pid)
         os.waitpid(pid, 0)
         return {"error": f"stopped: time limit of {seconds:g} s is over (an endless loop?)"}
-    _, status = os.waitpid(pid, 0)
     _kill_group(pid)  # anything the answer left running
     if not data:
         return {"error": _exit_text(status)}
