@@ -380,3 +380,10 @@ def test_bias_variance_sweep_matches_single_runs():
     assert_allclose(sweep["total"], sweep["bias2"] + sweep["variance"])
     with pytest.raises(ValueError, match="gamma must be positive"):
         rkhs.bias_variance_sweep([1.0, -2.0])
+
+
+def test_equal_kernels_built_twice_share_one_space(rng):
+    f = RKHSFunction(RBF(0.5), [[0.0, 1.0]], [1.0])
+    g = RKHSFunction(RBF(0.5), [[1.0, 0.0]], [2.0])
+    assert f.inner(g) == pytest.approx(2 * np.exp(-0.5 * 2), rel=1e-12)
+    assert len(f + g) == 2

@@ -73,6 +73,7 @@ def test_with_hinge_and_a_constant_step_smallest_is_oldest():
     c = L.budget_rows("oldest", "squared", budgets=(10,), n=120, repeats=1)
     d = L.budget_rows("smallest", "squared", budgets=(10,), n=120, repeats=1)
     assert c[0]["score"] != d[0]["score"]
+    assert c[-1]["score"] < c[0]["score"]                   # squared loss: score is a test MSE
 
 
 # --- the widgets, driven like a student would ---------------------------------
