@@ -231,21 +231,26 @@ def test_check_prints_one_line_returns_none_and_counts_the_set(capsys):
     reset_session()
     q = get_question("l1.cp1")
     total = sum(x.points for x in all_questions().values() if x.set_name == "l1")
-    assert check("l1.cp1", q.reference) is None
+    def all_subsets_kernel(X, Z):
+        return q.reference(X, Z)
+    assert check("l1.cp1", all_subsets_kernel) is None
     out = capsys.readouterr().out
     assert out == (f"l1.cp1 all-subsets kernel: passed all 4 cases, 2/2 points "
                    f"(so far 2/{total:g} in l1)\n")
 
-    def stub(K, y, alpha, step):
+    def kernel_gd_step(K, y, alpha, step):
         raise NotImplementedError("hint")
-    check("l1.cp2", stub)
+    check("l1.cp2", kernel_gd_step)
     assert capsys.readouterr().out == (f"l1.cp2 one step of kernelised gradient descent: not "
                                        f"attempted, 0/2 points (so far 2/{total:g} in l1)\n")
     assert session_points() == {"l1.cp1": 2.0, "l1.cp2": 0.0}
-    # a later, worse attempt replaces the earlier points
+    # a later, worse attempt replaces the earlier points; a function the grader would not
+    # find under its name gets a note
     check("l1.cp1", lambda X, Z: np.zeros((len(X), len(Z))))
     line = capsys.readouterr().out
     assert line.count("\n") == 1 and f"0/2 points (so far 0/{total:g} in l1)" in line
+    assert line.endswith("Note: the grader runs the function named all_subsets_kernel from the "
+                         "cell '# ANSWER l1.cp1'; this one is named <lambda>\n")
     reset_session()
 
 

@@ -596,6 +596,11 @@ def check(question_id: str, answer: Any = None) -> None:
     in_set = [q for q in all_questions().values() if q.set_name == question.set_name]
     total = sum(q.points for q in in_set)
     got = sum(_SESSION.get(q.id, 0.0) for q in in_set)
-    print(result.line(f"so far {_fmt(got)}/{_fmt(total)} in {question.set_name}"))
+    line = result.line(f"so far {_fmt(got)}/{_fmt(total)} in {question.set_name}")
+    name = getattr(answer, "__name__", question.function)
+    if callable(answer) and name != question.function:
+        line += (f". Note: the grader runs the function named {question.function} from the cell "
+                 f"'# ANSWER {question.id}'; this one is named {name}")
+    print(line)
     return None
 
