@@ -1,0 +1,513 @@
+"""JupyterLab in headless Chromium: the machinery behind ``tests/test_browser.py``.
+
+Three pieces, each usable on its own (the browser test combines them):
+
+* :func:`find_chromium` locates a system Chromium (Debian's ``/usr/bin/chromium``);
+  the browser is never downloaded.
+* :class:`LabServer` starts JupyterLab on a free loopback port with its own
+  config, data, runtime and IPython folders inside a temporary directory, serving
+  *copies* of the notebooks, so nothing in the repository changes; it stops the
+  server (and with it the kernels) on exit.
+* :func:`exercise_notebook` opens one notebook in a Playwright page, runs all
+  cells, checks that every widget rendered and no cell shows an error, moves the
+  first slider of every widget output and checks that something it drives (a plot,
+  a printed readout, another label) changed, and saves a screenshot.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHROMIUM_PATHS = ("/usr/bin/chromium",)
+INSTALL_HINT = ("install Debian's Chromium with `apt-get install -y chromium` "
+                "(or run `bash .ci/run`, which installs it)")
+
+# Flags that work for headless Chromium as root on these machines.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+VIEWPORT = {"width": 1280, "height": 1000}
+
+# JupyterLab user settings: every cell attached to the DOM (so all outputs can be
+# inspected without scrolling), no news or update pop-ups in the screenshots.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false", "checkForUpdates": False},
+}
+
+
+def find_chromium() -> str | None:
+    """Path of an installed Chromium, or None when there is none."""
+    for path in CHROMIUM_PATHS:
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def running_under_ci() -> bool:
+    """True when the environment variable CI is set (to anything but 0/false)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LabServer:
+    """JupyterLab serving copies of ``notebooks`` from a temporary folder.
+
+    Use as a context manager; ``url`` is the base address (``http://127.0.0.1:PORT``)
+    and ``root`` the folder the server serves.
+    """
+
+    def __init__(self, notebooks: list[Path], workdir: Path, startup_timeout: float = 60.0):
+        self.notebooks = [Path(nb) for nb in notebooks]
+        self.workdir = Path(workdir)
+        self.root = self.workdir / "root"
+        self.startup_timeout = startup_timeout
+        self.proc: subprocess.Popen | None = None
+        self.url = ""
+        self.log_path = self.workdir / "jupyterlab.log"
+
+    # -- setting up the temporary tree -------------------------------------------
+    def _prepare(self) -> dict[str, str]:
+        dirs = {name: self.workdir / name for name in ("config", "data", "runtime", "ipython")}
+        for d in dirs.values():
+            d.mkdir(parents=True, exist_ok=True)
+        self.root.mkdir(parents=True, exist_ok=True)
+        for nb in self.notebooks:
+            data = json.loads(nb.read_text(encoding="utf-8"))
+            # Run every notebook in this environment's kernel, whatever it was saved with.
+            data.setdefault("metadata", {})["kernelspec"] = {
+                "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+            (self.root / nb.name).write_text(json.dumps(data), encoding="utf-8")
+        # A kernelspec in our own data folder wins over any stray system-wide one.
+        spec_dir = dirs["data"] / "kernels" / "python3"
+        spec_dir.mkdir(parents=True, exist_ok=True)
+        (spec_dir / "kernel.json").write_text(json.dumps({
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (ipykernel)", "language": "python"}))
+        for rel, value in LAB_SETTINGS.items():
+            target = dirs["config"] / "lab" / "user-settings" / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(value))
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("JUPYTER", "MPLBACKEND", "IPYTHONDIR"))}
+        env.update(JUPYTER_CONFIG_DIR=str(dirs["config"]), JUPYTER_DATA_DIR=str(dirs["data"]),
+                   JUPYTER_RUNTIME_DIR=str(dirs["runtime"]), IPYTHONDIR=str(dirs["ipython"]),
+                   JUPYTER_PLATFORM_DIRS="0", PYTHONUNBUFFERED="1")
+        return env
+
+    # -- start / stop --------------------------------------------------------------
+    def start(self) -> "LabServer":
+        env = self._prepare()
+        cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
+               "--ip=127.0.0.1", f"--port={free_port()}", "--ServerApp.port_retries=50",
+               "--ServerApp.token=", "--ServerApp.password=",
+               f"--ServerApp.root_dir={self.root}", "--LabApp.news_url=", "--LabApp.expose_app_in_browser=True",
+               # loopback only and no token: let the test's own REST calls through
+               "--ServerApp.disable_check_xsrf=True",
+               "--ServerApp.open_browser=False"]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-root")
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
+                                     stdout=self._log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        runtime = Path(env["JUPYTER_RUNTIME_DIR"])
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with code {self.proc.returncode} "
+                                   f"while starting:\n{self.log_tail()}")
+            info = sorted(runtime.glob("jpserver-*.json"))
+            if info and not self.url:
+                try:
+                    self.url = f"http://127.0.0.1:{json.loads(info[0].read_text())['port']}"
+                except (ValueError, KeyError):
+                    pass  # file still being written
+            if self.url and self._status_ok():
+                return self
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"JupyterLab did not answer within {self.startup_timeout:.0f} s:\n"
+                           f"{self.log_tail()}")
+
+    def _status_ok(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.url + "/api/status", timeout=2) as r:
+                return r.status == 200
+        except (urllib.error.URLError, OSError):
+            return False
+
+    def api(self, method: str, path: str):
+        req = urllib.request.Request(self.url + path, method=method)
+        with urllib.request.urlopen(req, timeout=10) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def shutdown_kernels(self) -> None:
+        """Shut down every running kernel (frees memory between notebooks)."""
+        for kernel in self.api("GET", "/api/kernels"):
+            self.api("DELETE", f"/api/kernels/{kernel['id']}")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)  # the server shuts its kernels down
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this server leads
+                self.proc.wait(timeout=5)
+        self._log.close()
+        self.proc = None
+
+    def log_tail(self, n: int = 40) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").splitlines()
+        except OSError:
+            return "(no log)"
+        return "\n".join(lines[-n:])
+
+    def __enter__(self) -> "LabServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------
+# In-page JavaScript. All selectors are JupyterLab 4 / ipywidgets 8 class names.
+# ---------------------------------------------------------------------------------
+JS_EXECUTION_STATE = """() => {
+  const cells = [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell')];
+  let pending = 0, done = 0, errors = 0, queued = 0;
+  for (const c of cells) {
+    const src = (c.querySelector('.cm-content') || {}).textContent || '';
+    if (!src.trim()) continue;
+    const prompt = (c.querySelector('.jp-InputArea-prompt') || {}).textContent || '';
+    if (/\\[\\d+\\]/.test(prompt)) done++; else pending++;
+    if (prompt.includes('*')) queued++;
+    if (c.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]')) errors++;
+  }
+  const busy = !!document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="busy"]');
+  return {cells: cells.length, pending, done, queued, errors, busy};
+}"""
+
+JS_PROBLEMS = """async () => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const out = [];
+  const tail = (t, n) => t.length > n ? '...' + t.slice(-n) : t;
+  // An image of one colour only is a plot that drew nothing.
+  const blank = async img => {
+    try { await img.decode(); } catch (e) { return false; }
+    const w = Math.min(img.naturalWidth, 400), h = Math.min(img.naturalHeight, 400);
+    if (!w || !h) return true;
+    const cv = document.createElement('canvas'); cv.width = w; cv.height = h;
+    const ctx = cv.getContext('2d'); ctx.drawImage(img, 0, 0, w, h);
+    const px = ctx.getImageData(0, 0, w, h).data;
+    for (let i = 4; i < px.length; i += 4)
+      if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2] || px[i + 3] !== px[3]) return false;
+    return true;
+  };
+  const cells = [...panel.querySelectorAll('.jp-CodeCell')];
+  for (const [i, c] of cells.entries()) {
+    const prompt = ((c.querySelector('.jp-InputArea-prompt') || {}).textContent || '').trim().replace(/:$/, '');
+    const where = 'code cell ' + (i + 1) + (prompt ? ' ' + prompt : '');
+    for (const e of c.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]'))
+      out.push(where + ': error or stderr output: ' + tail(e.textContent, 500));
+    for (const e of c.querySelectorAll('.jupyter-widgets-error-widget'))
+      out.push(where + ': widget failed to render: ' + e.textContent.slice(0, 300));
+    for (const e of c.querySelectorAll('.jp-OutputArea-output')) {
+      const t = e.textContent;
+      if (t.includes('Error displaying widget')) out.push(where + ': ' + t.slice(0, 300));
+      if (t.includes('Loading widget')) out.push(where + ': widget never rendered ("Loading widget..." left)');
+    }
+    for (const img of c.querySelectorAll('.jp-OutputArea-output img'))
+      if (await blank(img)) out.push(where + ': a plot is blank (an image of a single colour, '
+                                     + img.naturalWidth + 'x' + img.naturalHeight + ')');
+  }
+  return out;
+}"""
+
+JS_LOADING = """() => [...document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output')]
+  .some(e => e.textContent.includes('Loading widget'))"""
+
+JS_WIDGET_COUNTS = """() => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  return {views: panel.querySelectorAll('.jp-OutputArea-output > .jupyter-widgets').length,
+  sliders: panel.querySelectorAll('.widget-slider .noUi-handle').length};
+}"""
+
+# A fingerprint of everything the notebook shows except the slider being moved:
+# images (matplotlib's PNGs), SVG and canvas plots, and all text.
+JS_FINGERPRINT_FN = """
+window.__kcFingerprint = () => {
+  const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+  const parts = [];
+  for (const area of panel.querySelectorAll('.jp-Cell-outputArea')) {
+    for (const img of area.querySelectorAll('img')) parts.push(img.currentSrc || img.src);
+    for (const svg of area.querySelectorAll('svg')) if (!svg.closest('[data-kc-moving]')) parts.push(svg.outerHTML);
+    for (const cv of area.querySelectorAll('canvas')) { try { parts.push(cv.toDataURL()); } catch (e) {} }
+    const clone = area.cloneNode(true);
+    for (const n of clone.querySelectorAll('[data-kc-moving]')) n.remove();
+    parts.push(clone.textContent);
+    for (const inp of area.querySelectorAll('input, textarea, select'))
+      if (!inp.closest('[data-kc-moving]')) parts.push(inp.value);
+  }
+  return parts.join('\\u0001');
+};
+"""
+
+
+@dataclass
+class SliderMove:
+    cell: int            # 1-based index among the notebook's code cells
+    label: str           # the slider's description
+    before: str          # its readout before and after the key press
+    after: str
+    changed: bool        # did anything else in the notebook's outputs change?
+
+
+@dataclass
+class NotebookReport:
+    name: str
+    seconds: float = 0.0
+    code_cells: int = 0
+    widget_views: int = 0
+    sliders: int = 0
+    moves: list[SliderMove] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    screenshot: Path | None = None
+
+    def summary(self) -> str:
+        moved = ", ".join(f"cell {m.cell} '{m.label}' {m.before}->{m.after}"
+                          f"{'' if m.changed else ' (NOTHING CHANGED)'}" for m in self.moves)
+        return (f"{self.name}: {self.code_cells} code cells, {self.widget_views} widget views, "
+                f"{self.sliders} slider handles; moved: {moved or 'none'}; "
+                f"{self.seconds:.1f} s; screenshot {self.screenshot}")
+
+
+def _wait(page, js: str, predicate, timeout: float, what: str, poll: float = 0.15):
+    deadline = time.monotonic() + timeout
+    value = None
+    while time.monotonic() < deadline:
+        value = page.evaluate(js)
+        if predicate(value):
+            return value
+        time.sleep(poll)
+    raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}; last state {value}")
+
+
+def _run_all(page, timeout: float) -> dict:
+    """Run > Run All Cells, retried while no cell has started (a busy machine can
+    swallow the first click), then wait until no cell is queued."""
+    started = lambda s: s["done"] > 0 or s["queued"] > 0 or s["busy"] or s["errors"] > 0
+    for _ in range(4):
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+        try:
+            _wait(page, JS_EXECUTION_STATE, started, 5, "a cell to start")
+            break
+        except TimeoutError:
+            page.keyboard.press("Escape")
+    # Finished when nothing is queued and the kernel is idle: either every cell ran
+    # or a failing cell cancelled the rest (they are left without a number).
+    return _wait(page, JS_EXECUTION_STATE, lambda s: s["queued"] == 0 and not s["busy"],
+                 timeout, "all cells to finish running")
+
+
+def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[SliderMove]:
+    """Move the first slider of each cell that has sliders; note what changed.
+
+    ``timeout`` bounds the wait for a change after a key press; ``settle_timeout``
+    the wait for the kernel to finish the callback afterwards."""
+    page.evaluate(JS_FINGERPRINT_FN)
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
+    moves = []
+    for i in range(cells.count()):
+        cell = cells.nth(i)
+        sliders = cell.locator(".jp-OutputArea-output .widget-slider")
+        if sliders.count() == 0:
+            continue
+        slider = sliders.first
+        handle = slider.locator(".noUi-handle").first
+        readout = slider.locator(".widget-readout").first
+        label = slider.locator(".widget-label").first.text_content() or ""
+        slider.evaluate("e => e.setAttribute('data-kc-moving', '1')")
+        before_readout = readout.text_content() if readout.count() else ""
+        before = page.evaluate("window.__kcFingerprint()")
+        page.evaluate("s => { window.__kcBefore = s; }", before)
+        changed = False
+        after_readout = before_readout
+        for key in ("ArrowRight", "ArrowLeft", "ArrowUp"):
+            handle.scroll_into_view_if_needed()
+            handle.focus()
+            handle.press(key)
+            try:
+                page.wait_for_function("window.__kcFingerprint() !== window.__kcBefore",
+                                       timeout=timeout * 1000)
+                changed = True
+            except Exception:  # Playwright's TimeoutError
+                changed = False
+            after_readout = readout.text_content() if readout.count() else ""
+            if changed or after_readout != before_readout:
+                break  # the slider moved (at its end it may not: try the other way)
+        # Let the kernel finish the callback and the plot settle before going on.
+        _wait(page, JS_EXECUTION_STATE, lambda s: not s["busy"], settle_timeout,
+              "the kernel to go idle")
+        _wait(page, JS_LOADING, lambda loading: not loading, settle_timeout, "widgets to render")
+        slider.evaluate("e => e.removeAttribute('data-kc-moving')")
+        moves.append(SliderMove(cell=i + 1, label=label.strip(), before=(before_readout or "").strip(),
+                                after=(after_readout or "").strip(), changed=changed))
+    return moves
+
+
+def _screenshot(page, path: Path) -> None:
+    """Scroll the first cell with a slider to the top and photograph the window."""
+    first = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell"
+                         ":has(.jp-OutputArea-output .widget-slider)").first
+    if first.count():
+        first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    # Images are decoded asynchronously: wait for them, or the plots come out blank.
+    page.evaluate("""async () => {
+        const imgs = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) img');
+        await Promise.all([...imgs].map(i => i.decode().catch(() => null))); }""")
+    page.wait_for_timeout(300)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))
+
+
+class LabBrowser:
+    """Headless Chromium with one JupyterLab page, in which notebooks are opened in turn.
+
+    Loading JupyterLab's page costs several seconds, so it is loaded once; each
+    notebook is then opened with JupyterLab's own ``docmanager:open`` command (the
+    app is exposed as ``window.jupyterapp`` by ``--LabApp.expose_app_in_browser``),
+    run from the Run menu, checked, photographed and closed, and its kernel shut down.
+    """
+
+    def __init__(self, playwright, server: LabServer, executable: str, profile_dir: Path,
+                 timeout: float = 90.0, move_timeout: float = 10.0):
+        self.server = server
+        self.timeout = timeout
+        self.move_timeout = move_timeout
+        self.context = playwright.chromium.launch_persistent_context(
+            str(profile_dir), executable_path=executable, headless=True,
+            args=CHROMIUM_ARGS, viewport=VIEWPORT)
+        self.page_errors: list[str] = []
+        self.page = None
+        self._load_lab()
+
+    def _load_lab(self) -> None:
+        if self.page is not None:
+            self.page.close()
+        self.page = self.context.new_page()
+        self.page.on("pageerror", lambda exc: self.page_errors.append(f"page error: {exc}"))
+        self.page.goto(f"{self.server.url}/lab?reset", wait_until="domcontentloaded",
+                       timeout=self.timeout * 1000)
+        self.page.wait_for_function("window.jupyterapp && window.jupyterapp.shell",
+                                    timeout=self.timeout * 1000)
+        self.page.evaluate("async () => { await window.jupyterapp.restored; }")
+        self.page.locator("#jp-main-statusbar").wait_for(timeout=self.timeout * 1000)
+        # Hide the file browser so the notebook fills the screenshot.
+        self.page.evaluate("() => window.jupyterapp.shell.collapseLeft()")
+        self._close_documents()
+
+    def _close_documents(self) -> None:
+        """Close every open tab (without saving) and shut their kernels down."""
+        self.page.evaluate("""async () => {
+            for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) w.dispose();
+            await window.jupyterapp.serviceManager.sessions.shutdownAll(); }""")
+
+    def close(self) -> None:
+        self.context.close()
+
+    def exercise(self, name: str, screenshot: Path,
+                 move_timeout: float | None = None) -> NotebookReport:
+        """Open ``name`` (relative to the server's root), run it, check and drive its
+        widgets, save a screenshot; the report lists every problem found."""
+        start = time.monotonic()
+        report = NotebookReport(name=name)
+        n_errors = len(self.page_errors)
+        page = self.page
+        try:
+            page.evaluate("""async name => {
+                const app = window.jupyterapp;
+                const nb = await app.commands.execute('docmanager:open',
+                                                      {path: name, factory: 'Notebook'});
+                // the Launcher JupyterLab puts in an empty main area is not wanted
+                for (const w of Array.from(app.shell.widgets('main'))) if (w !== nb) w.dispose();
+            }""", name)
+            page.wait_for_selector(
+                ".jp-NotebookPanel:not(.lm-mod-hidden) "
+                ".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                timeout=self.timeout * 1000)
+            page.locator("#jp-main-statusbar", has_text="Idle").wait_for(
+                timeout=self.timeout * 1000)
+            state = _run_all(page, self.timeout)
+            report.code_cells = state["cells"]
+            if state["pending"]:
+                report.problems.append(f"{state['pending']} code cell(s) never ran "
+                                       "(Run All stops at the first failing cell)")
+            try:
+                _wait(page, JS_LOADING, lambda loading: not loading, self.timeout,
+                      "widgets to render")
+            except TimeoutError:
+                pass  # reported below as "Loading widget..." left
+            counts = page.evaluate(JS_WIDGET_COUNTS)
+            report.widget_views, report.sliders = counts["views"], counts["sliders"]
+            report.moves = _move_sliders(page, move_timeout or self.move_timeout, self.timeout)
+            # after the moves, so that callbacks which raised are caught too
+            report.problems += page.evaluate(JS_PROBLEMS)
+            report.problems += _judge_moves(report.moves)
+            _screenshot(page, screenshot)
+            report.screenshot = screenshot
+        finally:
+            report.problems += self.page_errors[n_errors:]
+            try:
+                self._close_documents()
+            except Exception:  # the page is broken: start the next notebook afresh
+                self._load_lab()
+            self.server.shutdown_kernels()
+            report.seconds = time.monotonic() - start
+        return report
+
+
+def _judge_moves(moves: list[SliderMove]) -> list[str]:
+    problems = []
+    for m in moves:
+        if m.before == m.after and not m.changed:
+            problems.append(f"code cell {m.cell}: slider '{m.label}' did not move "
+                            "with the arrow keys")
+        elif not m.changed:
+            problems.append(f"code cell {m.cell}: moving slider '{m.label}' from {m.before} "
+                            f"to {m.after} changed no plot or readout in the notebook")
+    return problems
+
+
+def lab_workdir(prefix: str = "kc-browser-") -> Path:
+    return Path(tempfile.mkdtemp(prefix=prefix))
