@@ -24,7 +24,10 @@ from pathlib import Path
 __all__ = ["student_source", "student_notebook", "build", "stale_notebooks",
            "SOURCE_DIR", "STUDENT_DIR"]
 
+# the course folder: the one holding this package (an editable install), else the current one
 ROOT = Path(__file__).resolve().parents[2]
+if not (ROOT / "exercises").is_dir():
+    ROOT = Path.cwd()
 SOURCE_DIR = ROOT / "exercises" / "source"
 STUDENT_DIR = ROOT / "exercises"
 
