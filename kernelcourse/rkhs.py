@@ -76,12 +76,6 @@ def _check_kernel(kernel):
     return kernel
 
 
-def _check_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {type(value).__name__}: {value!r}")
-    return float(value)
-
-
 def _check_choice(value, name, choices):
     if value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}; got {name}={value!r}")
