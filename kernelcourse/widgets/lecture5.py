@@ -140,7 +140,7 @@ def plot_step(view, path, ax=None):
     ax.set_xlim(grid[0], grid[-1])
     ax.set_xlabel("x")
     ax.set_title(_step_title(view, path["loss"]), fontsize=9)
-    ax.legend(loc="lower left", fontsize=8)
+    ax.legend(loc="best", fontsize=8, framealpha=0.6)
     return ax
 
 
