@@ -143,7 +143,7 @@ def _centre_rows(K, out, row_shift, col_shift, rows, block):
         out[r] -= row_shift[r, None]
 
 
-def _centre_in_blocks(K, row_shift, col_shift, block: int = 16, threads: int = 2) -> np.ndarray:
+def _centre_in_blocks(K, row_shift, col_shift, block: int = 64, threads: int = 2) -> np.ndarray:
     """Return ``K[i, j] - row_shift[i] - col_shift[j]``.
 
     Blocks of ``block`` rows stay in cache between the two subtractions, so ``K``
@@ -160,6 +160,23 @@ def _centre_in_blocks(K, row_shift, col_shift, block: int = 16, threads: int = 2
     with ThreadPoolExecutor(max_workers=threads) as pool:
         list(pool.map(lambda rows: _centre_rows(K, out, row_shift, col_shift, rows, block), bands))
     return out
+
+
+def _row_and_column_means(K, block: int = 64):
+    """Row means and column means of ``K`` in one read of the matrix.
+
+    Each block of rows is read once, for its row sums and its share of the
+    column sums, while it is in cache.
+    """
+    p, m = K.shape
+    row_sums = np.empty(p)
+    col_sums = np.zeros(m)
+    ones = np.ones(max(m, block))
+    for start in range(0, p, block):
+        r = slice(start, min(start + block, p))
+        row_sums[r] = K[r] @ ones[:m]
+        col_sums += ones[: r.stop - r.start] @ K[r]
+    return row_sums / m, col_sums / p
 
 
 def _as_float_matrix(K, name):
@@ -232,8 +249,18 @@ class GramCenterer:
         return _centre_in_blocks(K_new, row_means - self.grand_mean_, self.column_means_)
 
     def fit_transform(self, K) -> np.ndarray:
-        """``fit(K)`` then ``transform(K)``: the centered training Gram matrix."""
-        return self.fit(K).transform(K)
+        """``fit(K)`` then ``transform(K)``: the centered training Gram matrix.
+
+        Same result, but the row and the column means come from one read of ``K``.
+        """
+        K = _as_float_matrix(K, "K")
+        if K.shape[0] != K.shape[1]:
+            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
+        row_means, column_means = _row_and_column_means(K)
+        _check_finite_means(column_means, K, "K")
+        self.column_means_ = column_means
+        self.grand_mean_ = float(column_means.mean())
+        return _centre_in_blocks(K, row_means - self.grand_mean_, column_means)
 
 
 def center_gram(K) -> np.ndarray:
