@@ -182,6 +182,11 @@ def _cases_center_rows(rng):
     return cases
 
 
+def _center_test_rows(K_test, K_train):
+    """Rows ``k(x_a, x_i)`` centred on the training mean: :func:`center_kernel_rows`."""
+    return center_kernel_rows(K_test, K_train)
+
+
 def _own_mean(K_test, K_train):
     return (K_test - K_test.mean(axis=1, keepdims=True) - K_test.mean(axis=0, keepdims=True)
             + K_test.mean())
@@ -197,7 +202,7 @@ def _rows_train_rows(K_test, K_train):
 
 Q2 = Question(
     id="ex3.q2", title="centering new points' kernel rows", function="center_test_rows",
-    points=3, reference=center_kernel_rows, cases=_cases_center_rows,
+    points=3, reference=_center_test_rows, cases=_cases_center_rows,
     diagnoses=[
         Diagnosis("own mean", "you centred the test points on their own mean; new points are "
                   "centred with the TRAINING mean phi_S: subtract the training column means of "
