@@ -458,9 +458,9 @@ def format_cost_table(n=None, d=None, D=None, T=None) -> str:
     """The cost table as plain text; with sizes given, the predicted figures as two more columns."""
     rows = cost_table()
     given = None not in (n, d, D, T)
-    lines = [f"{'way':<42}{'computation':<18}{'memory':<24}" + ("operations    memory" if given else "")]
+    lines = [f"{'way':<42}{'computation':<18}{'memory':<30}" + ("operations    memory" if given else "")]
     for r in rows:
-        line = f"{r['description']:<42}{r['computation']:<18}{r['memory']:<24}"
+        line = f"{r['description']:<42}{r['computation']:<18}{r['memory']:<30}"
         if given:
             ops, mem = predicted_cost(r["way"], n, d, D, T)
             line += f"{ops:<14.2e}{mem:.2e}"
