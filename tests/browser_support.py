@@ -56,7 +56,14 @@ LAB_SETTINGS = {
 
 
 def find_chromium() -> str | None:
-    """Path of an installed Chromium, or None when there is none."""
+    """Path of an installed Chromium, or None when there is none.
+
+    ``KERNELCOURSE_CHROMIUM`` names another Chromium-based browser (e.g.
+    ``/usr/bin/google-chrome``); when it is set, nothing else is tried.
+    """
+    override = os.environ.get("KERNELCOURSE_CHROMIUM")
+    if override:
+        return override if os.access(override, os.X_OK) else None
     for path in CHROMIUM_PATHS:
         if os.access(path, os.X_OK):
             return path

@@ -14,12 +14,14 @@ and saves a screenshot of the first widget per notebook into
 The browser is Debian's Chromium (``/usr/bin/chromium``), driven by Playwright;
 no browser is downloaded. Without a Chromium the tests are skipped with the reason;
 when the environment variable ``CI`` is set, a missing browser is a failure.
+``KERNELCOURSE_CHROMIUM=/path/to/browser`` picks another Chromium-based browser.
 A self-test runs the same checks over a deliberately broken notebook, so the
 checks are shown to fail when they should.
 """
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -34,9 +36,11 @@ SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 pytestmark = pytest.mark.browser
 
 
-def _unavailable(reason: str):
+def _unavailable(request, reason: str):
     if running_under_ci():
         pytest.fail(f"browser test cannot run under CI: {reason}", pytrace=False)
+    # pytest lists skip reasons only with -rs: say it on the terminal as well
+    _announce(request, f"SKIPPED the browser test: {reason}")
     pytest.skip(f"browser test skipped: {reason}")
 
 
@@ -55,11 +59,12 @@ def lab(request, tmp_path_factory):
     """One JupyterLab server and one Chromium page shared by this module's tests."""
     chromium = find_chromium()
     if chromium is None:
-        _unavailable(f"no Chromium at /usr/bin/chromium or on PATH; {INSTALL_HINT}")
+        where = os.environ.get("KERNELCOURSE_CHROMIUM") or "/usr/bin/chromium or on PATH"
+        _unavailable(request, f"no Chromium at {where}; {INSTALL_HINT}")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("the Python package playwright is missing; "
+        _unavailable(request, "the Python package playwright is missing; "
                      "`python3 tasks.py test` installs it with the dev extras")
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
