@@ -60,6 +60,7 @@ import numbers
 from collections import namedtuple
 
 import numpy as np
+from scipy.linalg import blas as _blas
 from scipy.spatial.distance import cdist
 
 from ._validation import (as_2d, as_pair, check_nonnegative, check_positive,
@@ -179,8 +180,9 @@ class Kernel:
 #   [2 gamma x, -gamma ||x||^2, -gamma] . [z, 1, ||z||^2] = -gamma ||x - z||^2.
 # Tiles are kept below OpenBLAS's threshold for threading a product
 # (m n k <= 262144), because nested BLAS threads on busy cores are far slower.
-# At large d one multithreaded BLAS product fills the output first and the
-# threads then apply the elementwise steps row block by row block.
+# At large d one multithreaded BLAS product fills the output first (for K(X, X)
+# BLAS syrk fills one triangle only) and the threads then apply the elementwise
+# steps row block by row block (for K(X, X) on that triangle, then mirror it).
 
 _ROWS = 64
 _BLAS_SERIAL = 262144
@@ -255,26 +257,52 @@ def _rbf_fused(X, Z, gamma, K, symmetric):
     _run_blocks(task, X.shape[0], X.shape[0] * m)
 
 
-def _rbf_from_product(X, Z, gamma, K, symmetric):
-    """Fill ``K`` with one BLAS product, then finish it row block by row block."""
+def _rbf_from_product(X, Z, gamma):
+    """``K(X, Z)`` from one BLAS product, then finished row block by row block."""
     root = np.sqrt(2.0 * gamma)
-    Xs = X * root                                    # 2 gamma x . z from the product
-    np.matmul(Xs, Xs.T if symmetric else (Z * root).T, out=K)  # Xs Xs^T goes to BLAS syrk
+    K = (X * root) @ (Z * root).T                        # 2 gamma x . z
     sqX = gamma * np.einsum("ij,ij->i", X, X)
-    sqZ = sqX if symmetric else gamma * np.einsum("ij,ij->i", Z, Z)
+    sqZ = gamma * np.einsum("ij,ij->i", Z, Z)
 
     def task(i0, i1):
         T = K[i0:i1]
-        # gamma (||x||^2 + ||z||^2) as one sum, so K stays exactly symmetric
-        T -= np.add(sqX[i0:i1, None], sqZ[None, :])
+        T -= sqX[i0:i1, None]
+        T -= sqZ[None, :]
         np.minimum(T, 0.0, out=T)
         np.exp(T, out=T)
-        if symmetric:
-            T[np.arange(i1 - i0), np.arange(i0, i1)] = 1.0
 
-    # about 1 MB of K per block, so that the four passes over it stay in cache
-    rows = int(np.clip(2 ** 17 // K.shape[1], 4, _ROWS))
-    _run_blocks(task, X.shape[0], K.size, rows)
+    _run_blocks(task, X.shape[0], K.size, _rows_of_1mb(K.shape[1]))
+    return K
+
+
+def _rbf_from_syrk(X, gamma):
+    """``K(X, X)`` from BLAS ``syrk`` (one triangle of ``2 gamma X X^T``), finished and mirrored."""
+    n = X.shape[0]
+    X = np.ascontiguousarray(X)
+    # C = 2 gamma X X^T, upper triangle only, Fortran order; K = C^T is C-ordered
+    # with its lower triangle filled
+    K = _blas.dsyrk(2.0 * gamma, X.T, trans=1, lower=0).T
+    sq = gamma * np.einsum("ij,ij->i", X, X)
+
+    def task(i0, i1):
+        T = K[i0:i1, :i1]                          # the filled part of these rows
+        # gamma (||x||^2 + ||z||^2) as one sum: the diagonal block stays symmetric
+        T -= np.add(sq[i0:i1, None], sq[None, :i1])
+        np.minimum(T, 0.0, out=T)
+        np.exp(T, out=T)
+        K[:i0, i0:i1] = K[i0:i1, :i0].T            # mirror into the upper triangle
+        D = K[i0:i1, i0:i1]
+        upper = np.triu_indices(i1 - i0, 1)
+        D[upper] = D.T[upper]
+        np.fill_diagonal(D, 1.0)
+
+    _run_blocks(task, n, n * n, _rows_of_1mb(n))
+    return K
+
+
+def _rows_of_1mb(n_columns):
+    """Rows per block so that a block of the output holds about 1 MB (stays in cache)."""
+    return int(np.clip(2 ** 17 // n_columns, 4, _ROWS))
 
 
 def _rbf_gram(X, Z, gamma):
@@ -284,11 +312,10 @@ def _rbf_gram(X, Z, gamma):
     """
     symmetric = Z is None
     Z = X if symmetric else Z
+    if (X.shape[1] + 2) * _ROWS * _MIN_COLS > _BLAS_SERIAL:
+        return _rbf_from_syrk(X, gamma) if symmetric else _rbf_from_product(X, Z, gamma)
     K = np.empty((X.shape[0], Z.shape[0]))
-    if (X.shape[1] + 2) * _ROWS * _MIN_COLS <= _BLAS_SERIAL:
-        _rbf_fused(X, Z, gamma, K, symmetric)
-    else:
-        _rbf_from_product(X, Z, gamma, K, symmetric)
+    _rbf_fused(X, Z, gamma, K, symmetric)
     return K
 
 

@@ -96,6 +96,7 @@ def test_rbf_fast_paths_against_sklearn(n, m, d):
     K = kn.RBF(gamma)(A, B)
     R = pairwise.rbf_kernel(A, B, gamma=gamma)
     assert K.shape == R.shape
+    assert K.flags.c_contiguous and K.flags.writeable
     assert np.max(np.abs(K - R) / R) < 1e-12
     if B is None:
         assert np.array_equal(K, K.T)
