@@ -1,10 +1,15 @@
 """Tests for lecture 1's widgets: the plain functions against the math, the sliders driven from pytest."""
+import io
+
+import IPython.display
+import matplotlib.image
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from kernelcourse import datasets, kernels
 from kernelcourse.gradient_descent import squared_loss
+from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture1 as L
 
 
@@ -12,6 +17,30 @@ from kernelcourse.widgets import lecture1 as L
 def _close_figures():
     yield
     plt.close("all")
+
+
+@pytest.fixture
+def shown_pngs(monkeypatch):
+    """The PNG bytes the widget callbacks display, in order (IPython's display intercepted:
+    outside a kernel a widget's Output captures nothing)."""
+    pngs = []
+
+    def display(*objs, **kwargs):
+        for obj in objs:
+            assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
+            pngs.append(obj.data)
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    return pngs
+
+
+def assert_drawn(png):
+    """``png`` decodes to an image with a plot on it, not a blank page of one colour."""
+    img = matplotlib.image.imread(io.BytesIO(png))
+    pixels = img.reshape(-1, img.shape[-1])
+    assert img.shape[0] > 100 and img.shape[1] > 100
+    assert len(np.unique(pixels, axis=0)) > 20, "a blank image (one colour, or nearly)"
+    assert np.mean(np.any(pixels[:, :3] < 0.9, axis=1)) > 0.01   # over 1% of the pixels are ink
 
 
 # --- plain functions -------------------------------------------------------
@@ -66,6 +95,8 @@ def test_plot_boundary_draws_the_zero_level_only_when_h_changes_sign():
     flat = dict(data, h=np.ones_like(data["h"]))
     ax2 = L.plot_boundary(flat, X, y)
     assert len(ax2.collections) == len(ax.collections) - 1
+    assert plt.get_fignums() == []                      # drawn on figures pyplot does not track
+    assert_drawn(figure_png(ax.figure))
 
 
 def test_all_subsets_costs_dimensions_and_agreement():
@@ -125,17 +156,33 @@ def test_kernel_boundary_widget_reacts_to_every_control():
     assert w.result["test_accuracy"] < 0.7
     w.controls["n_steps"].value = 20
     assert w.result["model"].n_steps == 20
-    assert len(plt.get_fignums()) == 1                                       # old figures closed
+    assert plt.get_fignums() == []                                           # no pyplot figures
 
 
-def test_all_subsets_widget_follows_the_d_slider(capsys):
+def test_kernel_boundary_widget_shows_a_new_png_per_change(shown_pngs):
+    w = L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20)
+    assert len(shown_pngs) == 1
+    w.controls["gamma"].value = 10.0
+    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
+    for png in shown_pngs:
+        assert_drawn(png)
+    assert shown_pngs[1] == figure_png(w.result["figure"])                  # the result's figure
+
+
+def test_all_subsets_widget_follows_the_d_slider(capsys, shown_pngs):
     w = L.all_subsets_widget(d=3, d_max=8, n=10)
     np.testing.assert_array_equal(w.result["dim"], [2, 4, 8])
-    w.controls["d"].value = 7
+    w.controls["d"].value = 7                  # d = 4..7 not measured yet (the browser's blank case)
     np.testing.assert_array_equal(w.result["dim"], 2 ** np.arange(1, 8))
     line = [s for s in capsys.readouterr().out.splitlines() if "d = 7" in s]
     assert line and "2^7 = 128 features" in line[-1]
     assert w.result["figure"].axes[0].lines[0].get_ydata()[-1] == 128
+    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
+    assert_drawn(shown_pngs[1])
+    w.controls["d"].value = 6                  # back: cached times, drawn again
+    assert len(shown_pngs) == 3
+    assert_drawn(shown_pngs[2])
+    assert plt.get_fignums() == []
 
 
 def test_gd_steps_widget_moves_along_the_path():
@@ -148,3 +195,12 @@ def test_gd_steps_widget_moves_along_the_path():
     w.controls["t"].value = 10
     assert w.result["loss"] > end["loss"]
     assert "t = 10" in w.result["figure"].axes[0].get_title()
+    assert plt.get_fignums() == []
+
+
+def test_gd_steps_widget_shows_a_drawn_png_per_step(shown_pngs):
+    w = L.gd_steps_widget(n=40, n_steps=30, grid_size=8)
+    w.controls["t"].value = 12
+    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
+    for png in shown_pngs:
+        assert_drawn(png)

@@ -19,7 +19,10 @@ the tests call and check without a browser):
 
 Each builder returns an ``ipywidgets.interactive``; its ``controls`` attribute
 maps argument names to the slider or dropdown, and ``result`` holds the dict
-the last callback computed.
+the last callback computed. The drawing functions put their plots on figures
+made by :func:`kernelcourse.widgets.new_figure`, which pyplot never tracks;
+the callbacks show them with :func:`kernelcourse.widgets.show_figure` (a PNG
+rendered on the spot), so no redraw depends on the inline backend's flush.
 """
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ import numpy as np
 from kernelcourse import datasets, features, kernels
 from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int
 from kernelcourse.gradient_descent import KernelGD
+from kernelcourse.widgets import new_figure, show_figure
 
 __all__ = [
     "KERNEL_NAMES", "DATASET_NAMES",
@@ -140,17 +144,16 @@ def plot_boundary(data, X, y, ax=None, title=None):
         Output of :func:`boundary_data` (or anything with ``xx``, ``yy``, ``h``).
     X, y : the points to show and their labels.
     ax : matplotlib Axes, optional
-        Created (with a new figure) when missing.
+        When missing, drawn on a new figure from :func:`~kernelcourse.widgets.new_figure`
+        (not tracked by pyplot: show ``ax.figure`` yourself).
     title : str, optional
 
     Returns
     -------
     matplotlib Axes
     """
-    import matplotlib.pyplot as plt
-
     if ax is None:
-        _, ax = plt.subplots(figsize=(4.2, 4.0))
+        _, ax = new_figure(figsize=(4.2, 4.0))
     xx, yy, h = data["xx"], data["yy"], data["h"]
     ax.contourf(xx, yy, np.sign(h), levels=[-1.5, 0, 1.5], colors=["#c6dbef", "#fdd0a2"], alpha=0.8)
     if h.min() < 0 < h.max():
@@ -191,7 +194,6 @@ def kernel_boundary_widget(dataset="circles", kernel="rbf", gamma=1.0, degree=2,
         :func:`boundary_data` plus ``figure``).
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {
         "dataset": W.Dropdown(options=list(DATASET_NAMES), value=dataset, description="data"),
@@ -202,12 +204,8 @@ def kernel_boundary_widget(dataset="circles", kernel="rbf", gamma=1.0, degree=2,
         "n_steps": W.IntSlider(value=n_steps, min=10, max=1000, step=10, description="steps",
                                continuous_update=False),
     }
-    figures = []
 
     def update(dataset, kernel, gamma, degree, n_steps):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         X, y = make_dataset(dataset, n=n, random_state=0)
         X_test, y_test = make_dataset(dataset, n=n, random_state=1)
         data = boundary_data(make_kernel(kernel, gamma, degree), X, y, n_steps,
@@ -215,8 +213,8 @@ def kernel_boundary_widget(dataset="circles", kernel="rbf", gamma=1.0, degree=2,
         ax = plot_boundary(data, X, y, title=(
             f"{_describe(kernel, gamma, degree)}: train {data['train_accuracy']:.2f}, "
             f"test {data['test_accuracy']:.2f}"))
+        show_figure(ax.figure)
         data["figure"] = ax.figure
-        figures.append(ax.figure)
         return data
 
     widget = W.interactive(update, **controls)
@@ -277,14 +275,15 @@ def plot_all_subsets_costs(costs, axes=None):
     """Left: the map's dimension ``2^d`` against the kernel's ``d`` products (log scale).
     Right: measured seconds for the Gram matrix, explicit map against kernel.
 
+    ``axes`` (two Axes) are made with :func:`~kernelcourse.widgets.new_figure`
+    when missing (a figure pyplot does not track).
+
     Returns
     -------
     ndarray of two matplotlib Axes
     """
-    import matplotlib.pyplot as plt
-
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(8.5, 3.2))
+        _, axes = new_figure(1, 2, figsize=(8.5, 3.2))
     d = costs["d"]
     axes[0].semilogy(d, costs["dim"], "o-", label="features $2^d$")
     axes[0].semilogy(d, d, "s-", label="kernel factors $d$")
@@ -310,21 +309,16 @@ def all_subsets_widget(d=8, d_max=14, n=40):
         :func:`all_subsets_costs` plus ``figure``).
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {"d": W.IntSlider(value=d, min=1, max=d_max, description="d", continuous_update=False)}
-    figures = []
 
     def update(d):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         costs = all_subsets_costs(d, n=n)
         axes = plot_all_subsets_costs(costs)
         print(f"d = {d}: the map has 2^{d} = {costs['dim'][-1]} features, the kernel multiplies {d} "
               f"factors; explicit map / kernel time = {costs['ratio'][-1]:.1f}x")
+        show_figure(axes[0].figure)
         costs["figure"] = axes[0].figure
-        figures.append(axes[0].figure)
         return costs
 
     widget = W.interactive(update, **controls)
@@ -377,10 +371,11 @@ def boundary_at_step(path_data, t):
 
 
 def plot_gd_step(path_data, step_data, X, y):
-    """The boundary after ``t`` steps (left) and the loss curve with ``t`` marked (right)."""
-    import matplotlib.pyplot as plt
+    """The boundary after ``t`` steps (left) and the loss curve with ``t`` marked (right).
 
-    fig, axes = plt.subplots(1, 2, figsize=(8.5, 3.6))
+    Returns the Figure, made with :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it).
+    """
+    fig, axes = new_figure(1, 2, figsize=(8.5, 3.6))
     t = step_data["t"]
     plot_boundary(step_data, X, y, ax=axes[0],
                   title=f"after t = {t} steps: train accuracy {step_data['train_accuracy']:.2f}")
@@ -406,7 +401,6 @@ def gd_steps_widget(kernel=None, dataset="circles", n=120, n_steps=200, grid_siz
         (the dict of :func:`boundary_at_step` plus ``figure``).
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     kernel = kernels.RBF(gamma=2.0) if kernel is None else kernel
     check_positive(n_steps, "n_steps")
@@ -414,15 +408,11 @@ def gd_steps_widget(kernel=None, dataset="circles", n=120, n_steps=200, grid_siz
     path_data = gd_path_data(kernel, X, y, n_steps=n_steps, grid_size=grid_size)
     controls = {"t": W.IntSlider(value=0, min=0, max=n_steps, description="step t",
                                  continuous_update=False)}
-    figures = []
 
     def update(t):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         step_data = boundary_at_step(path_data, t)
         step_data["figure"] = plot_gd_step(path_data, step_data, X, y)
-        figures.append(step_data["figure"])
+        show_figure(step_data["figure"])
         return step_data
 
     widget = W.interactive(update, **controls)
