@@ -1,10 +1,15 @@
 """Tests for lecture 5's widgets: the plain functions against the math, the controls driven from pytest."""
+import io
+
+import IPython.display
+import matplotlib.image
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from kernelcourse import rkhs
 from kernelcourse.kernels import RBF
+from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture5 as L
 
 
@@ -12,6 +17,30 @@ from kernelcourse.widgets import lecture5 as L
 def _close_figures():
     yield
     plt.close("all")
+
+
+@pytest.fixture
+def shown_pngs(monkeypatch):
+    """The PNG bytes the widget callbacks display, in order (IPython's display intercepted:
+    outside a kernel a widget's Output captures nothing)."""
+    pngs = []
+
+    def display(*objs, **kwargs):
+        for obj in objs:
+            assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
+            pngs.append(obj.data)
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    return pngs
+
+
+def assert_drawn(png):
+    """``png`` decodes to an image with a plot on it, not a blank page of one colour."""
+    img = matplotlib.image.imread(io.BytesIO(png))
+    pixels = img.reshape(-1, img.shape[-1])
+    assert img.shape[0] > 100 and img.shape[1] > 100
+    assert len(np.unique(pixels, axis=0)) > 20, "a blank image (one colour, or nearly)"
+    assert np.mean(np.any(pixels[:, :3] < 0.9, axis=1)) > 0.01   # over 1% of the pixels are ink
 
 
 # --- plain functions -------------------------------------------------------
@@ -93,10 +122,19 @@ def test_stepper_widget_adds_bumps_as_t_moves():
     assert len(w.result["alpha"]) == 10                     # the squared loss always adds a bump
     w.controls["lam"].value = 0.0
     assert w.result["path"]["shrink"] == [1.0] * 10
-    assert len(plt.get_fignums()) == 1
+    assert plt.get_fignums() == []                          # figures pyplot never tracks
 
 
-def test_budget_widget_follows_budget_and_rule(capsys):
+def test_stepper_widget_shows_a_drawn_png_per_step(shown_pngs):
+    w = L.fgd_stepper_widget(n=10)
+    w.controls["t"].value = 4
+    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
+    for png in shown_pngs:
+        assert_drawn(png)
+    assert shown_pngs[1] == figure_png(w.result["figure"])  # the result's figure is what was shown
+
+
+def test_budget_widget_follows_budget_and_rule(capsys, shown_pngs):
     w = L.budget_widget(budgets=(5, 40), n=150)
     assert set(w.controls) == {"budget", "rule", "loss"}
     assert w.result["row"]["budget"] == 40
@@ -105,8 +143,12 @@ def test_budget_widget_follows_budget_and_rule(capsys):
     assert "budget 5: 5 bumps" in capsys.readouterr().out
     w.controls["budget"].value = 2
     assert w.result["row"]["budget"] is None
-    w.controls["loss"].value = "squared"
+    w.controls["loss"].value = "squared"                    # a new budget_tradeoff run, then the plot
     assert "mean squared error" in w.result["figure"].axes[0].get_ylabel()
+    assert len(shown_pngs) == 4 and len(set(shown_pngs)) == 4
+    for png in shown_pngs:
+        assert_drawn(png)
+    assert plt.get_fignums() == []
 
 
 def test_bandwidth_widget_bias_against_variance():
@@ -119,3 +161,12 @@ def test_bandwidth_widget_bias_against_variance():
     assert "gamma = 100" in narrow["figure"].axes[0].get_title()
     w.controls["lam"].value = 1.0                           # heavy regularisation: more bias again
     assert w.result["bias2"] > narrow["bias2"]
+    assert plt.get_fignums() == []
+
+
+def test_bandwidth_widget_shows_a_drawn_png_per_change(shown_pngs):
+    w = L.bandwidth_widget(gamma=0.3, n_datasets=5)
+    w.controls["gamma"].value = 30.0
+    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
+    for png in shown_pngs:
+        assert_drawn(png)

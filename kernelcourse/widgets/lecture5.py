@@ -18,7 +18,10 @@ Three builders, each wiring controls to plain functions of this module or of
 
 Each builder returns an ``ipywidgets.interactive``; its ``controls`` attribute
 maps argument names to the controls, and ``result`` holds the dict the last
-callback computed (with the ``figure``).
+callback computed (with the ``figure``). The drawing functions make their
+figures with :func:`kernelcourse.widgets.new_figure` (pyplot never tracks
+them) and the callbacks show them with :func:`kernelcourse.widgets.show_figure`,
+a PNG rendered right there.
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import numpy as np
 from kernelcourse import datasets, rkhs
 from kernelcourse._validation import as_2d, check_positive_int
 from kernelcourse.kernels import RBF
+from kernelcourse.widgets import new_figure, show_figure
 
 __all__ = [
     "stepper_data", "fgd_path", "step_view", "plot_step", "fgd_stepper_widget",
@@ -119,11 +123,13 @@ def _step_title(view, loss):
 
 
 def plot_step(view, path, ax=None):
-    """Draw the weighted bumps (thin), their sum ``f`` (thick) and the examples seen so far."""
-    import matplotlib.pyplot as plt
+    """Draw the weighted bumps (thin), their sum ``f`` (thick) and the examples seen so far.
 
+    Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
+    (pyplot does not track it). Returns the Axes.
+    """
     if ax is None:
-        _, ax = plt.subplots(figsize=(7.5, 3.6))
+        _, ax = new_figure(figsize=(7.5, 3.6))
     grid = view["grid"]
     for bump in view["bumps"]:
         ax.plot(grid, bump, lw=0.8, color="#9ecae1")
@@ -158,7 +164,6 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
         ``figure``).
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {
         "t": W.IntSlider(value=0, min=0, max=n, description="step t", continuous_update=False),
@@ -170,12 +175,9 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
         "lam": W.FloatSlider(value=lam, min=0.0, max=0.5, step=0.01, description="lam",
                              continuous_update=False),
     }
-    cache, figures = {}, []
+    cache = {}
 
     def update(t, loss, gamma, eta, lam):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         key = (loss, gamma, eta, lam)
         if key not in cache:
             cache.clear()
@@ -184,8 +186,8 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
         path = cache[key]
         view = step_view(path, t)
         ax = plot_step(view, path)
+        show_figure(ax.figure)
         view.update({"path": path, "figure": ax.figure})
-        figures.append(ax.figure)
         return view
 
     widget = W.interactive(update, **controls)
@@ -228,11 +230,13 @@ def _budget_label(row):
 
 
 def plot_budget(rows, selected, loss="hinge", axes=None):
-    """Score and prediction-time ratio against the number of bumps kept; ``selected`` is a row index."""
-    import matplotlib.pyplot as plt
+    """Score and prediction-time ratio against the number of bumps kept; ``selected`` is a row index.
 
+    Without ``axes`` (two Axes), draws on a new figure from
+    :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it). Returns the axes.
+    """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(8.5, 3.2))
+        _, axes = new_figure(1, 2, figsize=(8.5, 3.2))
     terms = [r["n_terms"] for r in rows]
     score_name = "test accuracy" if loss == "hinge" else "test mean squared error"
     for ax, key, name in ((axes[0], "score", score_name), (axes[1], "time_ratio", "prediction time / unlimited")):
@@ -261,7 +265,6 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
     and draws :func:`plot_budget`. The times are measured on this machine.
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     options = [(str(b), i) for i, b in enumerate(budgets)] + [("none", len(budgets))]
     controls = {
@@ -270,16 +273,12 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
         "rule": W.Dropdown(options=list(rkhs.BUDGET_RULES), value=rule, description="drop"),
         "loss": W.Dropdown(options=list(rkhs.LOSSES)[::-1], value=loss, description="loss"),
     }
-    figures = []
 
     def update(budget, rule, loss):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         rows = budget_rows(rule, loss, tuple(budgets), n)
         axes = plot_budget(rows, budget, loss)
         print(budget_line(rows[budget], rows[-1], loss))
-        figures.append(axes[0].figure)
+        show_figure(axes[0].figure)
         return {"rows": rows, "row": rows[budget], "figure": axes[0].figure}
 
     widget = W.interactive(update, **controls)
@@ -292,11 +291,13 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
 # ---------------------------------------------------------------------------
 
 def plot_bandwidth(result, gamma, ax=None, n_shown=15):
-    """Fits on resampled data (thin), their mean (thick), the truth (dashed)."""
-    import matplotlib.pyplot as plt
+    """Fits on resampled data (thin), their mean (thick), the truth (dashed).
 
+    Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
+    (pyplot does not track it). Returns the Axes.
+    """
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 3.4))
+        _, ax = new_figure(figsize=(6.5, 3.4))
     grid = result["grid"]
     for fit in result["fits"][:n_shown]:
         ax.plot(grid, fit, lw=0.6, color="#bdbdbd")
@@ -319,7 +320,6 @@ def bandwidth_widget(gamma=10.0, lam=0.01, n=30, n_datasets=30):
     ``gamma`` (narrow bumps): fits that follow the noise (variance).
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {
         "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=3, step=0.25, description="gamma",
@@ -327,16 +327,12 @@ def bandwidth_widget(gamma=10.0, lam=0.01, n=30, n_datasets=30):
         "lam": W.FloatLogSlider(value=lam, base=10, min=-4, max=0, step=0.5, description="lam",
                                 continuous_update=False),
     }
-    figures = []
 
     def update(gamma, lam):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         result = rkhs.bandwidth_bias_variance(RBF(gamma), lam=lam, n=n, n_datasets=n_datasets)
         ax = plot_bandwidth(result, gamma)
+        show_figure(ax.figure)
         result["figure"] = ax.figure
-        figures.append(ax.figure)
         return result
 
     widget = W.interactive(update, **controls)
