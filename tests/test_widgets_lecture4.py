@@ -1,9 +1,40 @@
 """The kernel builder of lecture 4: its logic, and the widget driven without a browser."""
+import io
+
+import IPython.display
+import matplotlib.colors
+import matplotlib.image
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture4 as w4
+
+
+@pytest.fixture
+def shown_pngs(monkeypatch):
+    """The PNG bytes the widget callback displays, in order (IPython's display intercepted:
+    outside a kernel a widget's Output captures nothing)."""
+    pngs = []
+
+    def display(*objs, **kwargs):
+        for obj in objs:
+            assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
+            pngs.append(obj.data)
+
+    monkeypatch.setattr(IPython.display, "display", display)
+    return pngs
+
+
+def assert_drawn(png):
+    """``png`` decodes to an image with a plot on it, not a blank page of one colour."""
+    img = matplotlib.image.imread(io.BytesIO(png))
+    pixels = img.reshape(-1, img.shape[-1])
+    assert img.shape[0] > 100 and img.shape[1] > 100
+    assert len(np.unique(pixels, axis=0)) > 20, "a blank image (one colour, or nearly)"
+    assert np.mean(np.any(pixels[:, :3] < 0.9, axis=1)) > 0.01   # over 1% of the pixels are ink
 
 
 def _sq(X, Z):
@@ -184,3 +215,22 @@ def test_the_widget_updates_when_its_controls_change():
 
     rule.value = "negative"
     assert widget.result["psd"] is False and widget.result["promised"] is False
+
+
+def test_the_widget_shows_a_drawn_png_per_change(shown_pngs):
+    widget = w4.kernel_builder(n=12)
+    base1, base2, rule, gamma, c, n = widget.children[:6]
+    assert len(shown_pngs) == 1
+    base1.value = "metric"
+    rule.value = "k1"                                   # not PSD: red bars for negative eigenvalues
+    assert len(shown_pngs) == 3
+    for png in shown_pngs:
+        assert_drawn(png)
+    assert shown_pngs[-1] == figure_png(widget.result["figure"])
+    bars = widget.result["figure"].axes[1].patches
+    eig = widget.result["eigenvalues"]
+    red = [matplotlib.colors.same_color(b.get_facecolor(), "tab:red") for b in bars]
+    assert red == list(eig < -1e-9 * max(1.0, np.abs(eig).max())) and any(red)
+    rule.value = "normalize"                            # ||x - x|| = 0: cannot be normalised
+    assert widget.result["figure"] is None and len(shown_pngs) == 3
+    assert plt.get_fignums() == []                      # figures pyplot never tracks

@@ -22,9 +22,10 @@ import numpy as np
 
 from .. import kernels
 from .._validation import as_2d, check_positive, check_positive_int, check_square
+from . import new_figure, show_figure
 
 __all__ = ["BASES", "RULES", "BuiltKernel", "build_kernel", "gram_report",
-           "smallest_negative_minor", "demo_points", "kernel_builder"]
+           "smallest_negative_minor", "demo_points", "plot_report", "kernel_builder"]
 
 A_PSD = np.array([[2.0, 0.5], [0.5, 1.0]])        # eigenvalues 2.21, 0.79
 A_NOT_PSD = np.array([[1.0, 0.0], [0.0, -1.0]])   # eigenvalues 1, -1
@@ -234,10 +235,12 @@ def demo_points(n=20, seed=0):
 
 
 def plot_report(report, title=""):
-    """Gram matrix as an image and the eigenvalues as bars, negative ones in red."""
-    import matplotlib.pyplot as plt
+    """Gram matrix as an image and the eigenvalues as bars, negative ones in red.
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.4))
+    Returns the Figure, made with :func:`~kernelcourse.widgets.new_figure` (pyplot does not
+    track it; the widget shows it with :func:`~kernelcourse.widgets.show_figure`).
+    """
+    fig, (ax1, ax2) = new_figure(1, 2, figsize=(9, 3.4))
     im = ax1.imshow(report["K"], cmap="viridis")
     fig.colorbar(im, ax=ax1, fraction=0.046)
     ax1.set_title("Gram matrix K")
@@ -257,10 +260,10 @@ def kernel_builder(n=20, seed=0):
     ``gamma``, ``c`` and the number of points.
 
     Returns the ``ipywidgets.interactive`` object; its ``result`` is the latest
-    :func:`gram_report` dict, and ``children`` are the controls in the order
-    base1, base2, rule, gamma, c, n, followed by the output.
+    :func:`gram_report` dict plus ``figure`` (the :func:`plot_report` Figure shown, None
+    when the kernel could not be evaluated), and ``children`` are the controls in the
+    order base1, base2, rule, gamma, c, n, followed by the output.
     """
-    import matplotlib.pyplot as plt
     from ipywidgets import Dropdown, FloatLogSlider, FloatSlider, IntSlider, Layout, interactive
 
     wide = Layout(width="480px")
@@ -269,12 +272,12 @@ def kernel_builder(n=20, seed=0):
     def show(base1, base2, rule, gamma, c, n):
         built = build_kernel(base1, base2, rule, gamma, c)
         report = gram_report(built, demo_points(n, seed))
+        fig = None
         if report["K"] is not None:
             fig = plot_report(report, built.formula)
-            plt.show()
-            plt.close(fig)
+            show_figure(fig)
         print(report["verdict"])
-        return report
+        return dict(report, figure=fig)
 
     return interactive(
         show,
