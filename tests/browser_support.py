@@ -358,9 +358,10 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[Sl
     for i in range(cells.count()):
         cell = cells.nth(i)
         sliders = cell.locator(".jp-OutputArea-output .widget-slider")
-        if sliders.count() == 0:
-            continue
-        slider = sliders.first
+        visible = [sliders.nth(j) for j in range(sliders.count()) if sliders.nth(j).is_visible()]
+        if not visible:
+            continue  # none, or all inside a closed accordion / hidden tab
+        slider = visible[0]
         handle = slider.locator(".noUi-handle").first
         readout = slider.locator(".widget-readout").first
         label = slider.locator(".widget-label").first.text_content() or ""
