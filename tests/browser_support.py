@@ -297,6 +297,8 @@ class SliderMove:
     before: str          # its readout before and after the key press
     after: str
     changed: bool        # did anything else in the notebook's outputs change?
+    images_before: int = 0   # plots (img elements) in the cell's outputs before the move
+    images_after: int = 0    # ... and after it
 
 
 @dataclass
@@ -367,6 +369,8 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[Sl
         label = slider.locator(".widget-label").first.text_content() or ""
         slider.evaluate("e => e.setAttribute('data-kc-moving', '1')")
         before_readout = readout.text_content() if readout.count() else ""
+        images = cell.locator(".jp-OutputArea-output img")
+        images_before = images.count()
         before = page.evaluate("window.__kcFingerprint()")
         page.evaluate("s => { window.__kcBefore = s; }", before)
         changed = False
@@ -390,7 +394,8 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[Sl
         _wait(page, JS_LOADING, lambda loading: not loading, settle_timeout, "widgets to render")
         slider.evaluate("e => e.removeAttribute('data-kc-moving')")
         moves.append(SliderMove(cell=i + 1, label=label.strip(), before=(before_readout or "").strip(),
-                                after=(after_readout or "").strip(), changed=changed))
+                                after=(after_readout or "").strip(), changed=changed,
+                                images_before=images_before, images_after=images.count()))
     return moves
 
 
@@ -514,6 +519,9 @@ def _judge_moves(moves: list[SliderMove]) -> list[str]:
         elif not m.changed:
             problems.append(f"code cell {m.cell}: moving slider '{m.label}' from {m.before} "
                             f"to {m.after} changed no plot or readout in the notebook")
+        if m.images_after < m.images_before:
+            problems.append(f"code cell {m.cell}: moving slider '{m.label}' from {m.before} to "
+                            f"{m.after} left {m.images_after} plot(s) of {m.images_before}")
     return problems
 
 

@@ -99,7 +99,8 @@ def test_notebook_runs_and_its_widgets_respond(lab, notebook):
 
 def _broken_notebook() -> dict:
     """One good slider, one slider that drives nothing, one whose callback raises,
-    one whose plot comes out blank, and a widget view whose model does not exist."""
+    one whose plot comes out blank, one whose plot vanishes, and a widget view whose
+    model does not exist."""
     cells = [
         "import ipywidgets as W\nimport matplotlib.pyplot as plt",
         "def draw(a=1.0):\n    plt.figure(figsize=(3, 2))\n    plt.plot([0, 1], [0, a])\n"
@@ -109,6 +110,9 @@ def _broken_notebook() -> dict:
         "    print('k =', k)\nW.interact(boom, k=W.IntSlider(value=1, max=9));",
         "def empty(v=1):\n    print('v =', v)\n    plt.subplots(figsize=(2, 2))[1].axis('off')\n    plt.show()\n"
         "W.interact(empty, v=W.IntSlider(value=1, max=9));",
+        "def vanish(m=1):\n    print('m =', m)\n    if m == 1:\n        plt.figure(figsize=(2, 2))\n"
+        "        plt.plot([0, 1])\n        plt.show()\n"
+        "W.interact(vanish, m=W.IntSlider(value=1, max=9));",
         "from IPython.display import display\ndisplay({'application/vnd.jupyter.widget-view+json':"
         " {'model_id': 'no-such-model', 'version_major': 2, 'version_minor': 0}}, raw=True)",
     ]
@@ -131,3 +135,4 @@ def test_the_checks_catch_a_broken_notebook(lab, tmp_path):
     assert "ValueError: no k above 1, got 2" in problems
     assert "Error displaying widget" in problems
     assert "a plot is blank (an image of a single colour" in problems
+    assert "moving slider 'm' from 1 to 2 left 0 plot(s) of 1" in problems
