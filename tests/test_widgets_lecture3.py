@@ -119,3 +119,27 @@ def test_novelty_widget_slider():
     w.controls["log_gamma"].value = 1.0
     assert_allclose(w.result["radius"], L.novelty_map(L.novelty_data()[0], 10.0)["radius"], rtol=1e-12)
     assert w.result["test_novel"].dtype == bool
+
+
+# --- every widget: each redraw is a picture of its own, outside pyplot ----------
+
+@pytest.mark.parametrize("build, control, value", [
+    (L.ridge_lambda_widget, "log_lam", 1.0),
+    (L.perceptron_steps_widget, "t", 6),
+    (L.novelty_ball_widget, "log_gamma", 1.0),
+])
+def test_each_redraw_renders_a_picture_that_pyplot_never_tracks(build, control, value):
+    import io
+
+    import matplotlib.image
+
+    from kernelcourse.widgets import figure_png
+
+    w = build()
+    first = w.result["figure"]
+    w.controls[control].value = value
+    second = w.result["figure"]
+    assert second is not first
+    pixels = matplotlib.image.imread(io.BytesIO(figure_png(second)))
+    assert np.ptp(pixels.reshape(-1, pixels.shape[-1]), axis=0).max() > 0.5, "the redraw is blank"
+    assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"

@@ -30,20 +30,13 @@ from kernelcourse._validation import as_2d, check_nonnegative, check_positive, c
 from kernelcourse.feature_space import NoveltyBall
 from kernelcourse.perceptron import dual_perceptron
 from kernelcourse.ridge import dual_ridge, primal_ridge
+from kernelcourse.widgets import new_figure, show_figure
 
 __all__ = [
     "ridge_data", "ridge_fits", "plot_ridge_fits", "ridge_lambda_widget",
     "perceptron_path", "perceptron_state", "plot_perceptron_state", "perceptron_steps_widget",
     "novelty_data", "novelty_map", "plot_novelty_map", "novelty_ball_widget",
 ]
-
-
-def _close(figures):
-    import matplotlib.pyplot as plt
-
-    for fig in figures:
-        plt.close(fig)
-    figures.clear()
 
 
 # ---------------------------------------------------------------------------
@@ -95,10 +88,8 @@ def ridge_fits(x, y, lam, degree=9, grid_size=200):
 
 def plot_ridge_fits(fits, x, y, ax=None, title=None):
     """The data, the primal fit (solid) and the dual fit (dashed, on top)."""
-    import matplotlib.pyplot as plt
-
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.0, 3.4))
+        _, ax = new_figure(figsize=(6.0, 3.4))
     ax.scatter(np.ravel(x), y, s=18, c="k", zorder=3, label="data")
     ax.plot(fits["grid"][:, 0], fits["primal"], "-", lw=3, alpha=0.5, label=r"primal $\langle w, \phi(x)\rangle$")
     ax.plot(fits["grid"][:, 0], fits["dual"], "--", lw=1.5, label=r"dual $\sum_i \alpha_i k(x_i, x)$")
@@ -128,17 +119,14 @@ def ridge_lambda_widget(degree=9, n=15, log_lam=-2.0):
         "degree": W.IntSlider(value=degree, min=1, max=15, description="degree",
                               continuous_update=False),
     }
-    figures = []
-
     def update(log_lam, degree):
-        _close(figures)
         lam = 10.0 ** log_lam
         fits = ridge_fits(x, y, lam, degree=degree)
         ax = plot_ridge_fits(fits, x, y, title=(
             f"lambda = {lam:.2g}: ||w|| = {fits['norm_w']:.3g}, train RMSE {fits['train_rmse']:.3f}, "
             f"max |primal - dual| = {fits['max_difference']:.1e}"))
         fits["figure"] = ax.figure
-        figures.append(ax.figure)
+        show_figure(ax.figure)
         return fits
 
     widget = W.interactive(update, **controls)
@@ -198,10 +186,8 @@ def perceptron_state(path, t):
 
 def plot_perceptron_state(path, state):
     """Left: data, ``w*`` (dotted) and ``w_t`` (solid boundary). Right: the two inequalities."""
-    import matplotlib.pyplot as plt
-
     X, y, run, t = path["X"], path["y"], path["run"], state["t"]
-    fig, axes = plt.subplots(1, 3, figsize=(11.5, 3.5))
+    fig, axes = new_figure(1, 3, figsize=(11.5, 3.5))
     ax = axes[0]
     ax.scatter(X[y < 0, 0], X[y < 0, 1], s=14, c="#08519c", label="y = -1")
     ax.scatter(X[y > 0, 0], X[y > 0, 1], s=14, c="#d94801", marker="^", label="y = +1")
@@ -255,17 +241,14 @@ def perceptron_steps_widget(n=40, margin=0.04, random_state=3, t=0):
     T = path["run"].n_updates
     controls = {"t": W.IntSlider(value=min(t, T), min=0, max=T, description="update t",
                                  continuous_update=False)}
-    figures = []
-
     def update(t):
-        _close(figures)
         state = perceptron_state(path, t)
         fig = plot_perceptron_state(path, state)
         print(f"t = {t}: ||w_t||^2 = {state['norm_sq']:.3f} <= t R^2 = {t * state['R'] ** 2:.3f}; "
               f"<w*, w_t> = {state['alignment']:.3f} >= t gamma = {t * state['gamma']:.3f}; "
               f"bound R^2/gamma^2 = {state['bound']:.1f}")
         state["figure"] = fig
-        figures.append(fig)
+        show_figure(fig)
         return state
 
     widget = W.interactive(update, **controls)
@@ -314,10 +297,8 @@ def novelty_map(X, gamma, X_test=None, grid_size=80, pad=0.5):
 
 def plot_novelty_map(data, X, X_test=None, ax=None, title=None):
     """Distance to the centre (shaded), the ball's boundary, training and test points."""
-    import matplotlib.pyplot as plt
-
     if ax is None:
-        _, ax = plt.subplots(figsize=(5.0, 4.2))
+        _, ax = new_figure(figsize=(5.0, 4.2))
     cs = ax.contourf(data["xx"], data["yy"], data["distance"], levels=20, cmap="viridis")
     ax.figure.colorbar(cs, ax=ax, label=r"$\|\phi(x) - \phi_S\|$")
     d = data["distance"]
@@ -349,17 +330,14 @@ def novelty_ball_widget(log_gamma=0.0, n=60):
     X, X_test = novelty_data(n=n)
     controls = {"log_gamma": W.FloatSlider(value=log_gamma, min=-2.0, max=2.0, step=0.1,
                                            description="log10 gamma", continuous_update=False)}
-    figures = []
-
     def update(log_gamma):
-        _close(figures)
         gamma = 10.0 ** log_gamma
         data = novelty_map(X, gamma, X_test)
         ax = plot_novelty_map(data, X, X_test, title=(
             f"gamma = {gamma:.3g}: radius {data['radius']:.3f}, {data['test_novel'].sum()} of "
             f"{len(X_test)} test points novel"))
         data["figure"] = ax.figure
-        figures.append(ax.figure)
+        show_figure(ax.figure)
         return data
 
     widget = W.interactive(update, **controls)
