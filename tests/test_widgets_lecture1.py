@@ -22,13 +22,15 @@ def _close_figures():
 @pytest.fixture
 def shown_pngs(monkeypatch):
     """The PNG bytes the widget callbacks display, in order (IPython's display intercepted:
-    outside a kernel a widget's Output captures nothing)."""
+    outside a kernel a widget's Output captures nothing). Each image also prints
+    "[png]", so captured stdout shows where it came among the printed lines."""
     pngs = []
 
     def display(*objs, **kwargs):
         for obj in objs:
             assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
             pngs.append(obj.data)
+            print("[png]")
 
     monkeypatch.setattr(IPython.display, "display", display)
     return pngs
@@ -174,8 +176,10 @@ def test_all_subsets_widget_follows_the_d_slider(capsys, shown_pngs):
     np.testing.assert_array_equal(w.result["dim"], [2, 4, 8])
     w.controls["d"].value = 7                  # d = 4..7 not measured yet (the browser's blank case)
     np.testing.assert_array_equal(w.result["dim"], 2 ** np.arange(1, 8))
-    line = [s for s in capsys.readouterr().out.splitlines() if "d = 7" in s]
+    out = capsys.readouterr().out.splitlines()
+    line = [s for s in out if "d = 7" in s]
     assert line and "2^7 = 128 features" in line[-1]
+    assert out[-2:] == ["[png]", line[-1]]     # the plot before the line: no moment without a plot
     assert w.result["figure"].axes[0].lines[0].get_ydata()[-1] == 128
     assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
     assert_drawn(shown_pngs[1])

@@ -315,9 +315,11 @@ def all_subsets_widget(d=8, d_max=14, n=40):
     def update(d):
         costs = all_subsets_costs(d, n=n)
         axes = plot_all_subsets_costs(costs)
+        # The plot first: the output is cleared when the first new output arrives, so a
+        # line printed first would leave the widget without a plot while the PNG renders.
+        show_figure(axes[0].figure)
         print(f"d = {d}: the map has 2^{d} = {costs['dim'][-1]} features, the kernel multiplies {d} "
               f"factors; explicit map / kernel time = {costs['ratio'][-1]:.1f}x")
-        show_figure(axes[0].figure)
         costs["figure"] = axes[0].figure
         return costs
 
