@@ -22,13 +22,15 @@ def _close_figures():
 @pytest.fixture
 def shown_pngs(monkeypatch):
     """The PNG bytes the widget callbacks display, in order (IPython's display intercepted:
-    outside a kernel a widget's Output captures nothing)."""
+    outside a kernel a widget's Output captures nothing). Each image also prints
+    "[png]", so captured stdout shows where it came among the printed lines."""
     pngs = []
 
     def display(*objs, **kwargs):
         for obj in objs:
             assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
             pngs.append(obj.data)
+            print("[png]")
 
     monkeypatch.setattr(IPython.display, "display", display)
     return pngs
@@ -140,7 +142,9 @@ def test_budget_widget_follows_budget_and_rule(capsys, shown_pngs):
     assert w.result["row"]["budget"] == 40
     w.controls["budget"].value = 0
     assert w.result["row"]["n_terms"] == 5
-    assert "budget 5: 5 bumps" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].startswith("budget 5: 5 bumps")
+    assert out[-2] == "[png]"                               # the plot first: no moment without a plot
     w.controls["budget"].value = 2
     assert w.result["row"]["budget"] is None
     w.controls["loss"].value = "squared"                    # a new budget_tradeoff run, then the plot

@@ -261,8 +261,8 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
     """Widget: the budget against test accuracy and prediction time.
 
     Controls: ``budget`` (a selection over ``budgets`` and "none"), ``rule`` (drop the
-    oldest or the smallest ``|alpha_i|``), ``loss``. Prints one line (:func:`budget_line`)
-    and draws :func:`plot_budget`. The times are measured on this machine.
+    oldest or the smallest ``|alpha_i|``), ``loss``. Draws :func:`plot_budget` and prints
+    one line (:func:`budget_line`) under it. The times are measured on this machine.
     """
     import ipywidgets as W
 
@@ -277,8 +277,10 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
     def update(budget, rule, loss):
         rows = budget_rows(rule, loss, tuple(budgets), n)
         axes = plot_budget(rows, budget, loss)
-        print(budget_line(rows[budget], rows[-1], loss))
+        # The plot first: the output is cleared when the first new output arrives, so a
+        # line printed first would leave the widget without a plot while the PNG renders.
         show_figure(axes[0].figure)
+        print(budget_line(rows[budget], rows[-1], loss))
         return {"rows": rows, "row": rows[budget], "figure": axes[0].figure}
 
     widget = W.interactive(update, **controls)
