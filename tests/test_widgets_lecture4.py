@@ -16,13 +16,15 @@ from kernelcourse.widgets import lecture4 as w4
 @pytest.fixture
 def shown_pngs(monkeypatch):
     """The PNG bytes the widget callback displays, in order (IPython's display intercepted:
-    outside a kernel a widget's Output captures nothing)."""
+    outside a kernel a widget's Output captures nothing). Each image also prints
+    "[png]", so captured stdout shows where it came among the printed lines."""
     pngs = []
 
     def display(*objs, **kwargs):
         for obj in objs:
             assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
             pngs.append(obj.data)
+            print("[png]")
 
     monkeypatch.setattr(IPython.display, "display", display)
     return pngs
