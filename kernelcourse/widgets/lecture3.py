@@ -244,11 +244,11 @@ def perceptron_steps_widget(n=40, margin=0.04, random_state=3, t=0):
     def update(t):
         state = perceptron_state(path, t)
         fig = plot_perceptron_state(path, state)
+        show_figure(fig)  # the plot first: the printed line would otherwise replace it for a moment
         print(f"t = {t}: ||w_t||^2 = {state['norm_sq']:.3f} <= t R^2 = {t * state['R'] ** 2:.3f}; "
               f"<w*, w_t> = {state['alignment']:.3f} >= t gamma = {t * state['gamma']:.3f}; "
               f"bound R^2/gamma^2 = {state['bound']:.1f}")
         state["figure"] = fig
-        show_figure(fig)
         return state
 
     widget = W.interactive(update, **controls)
