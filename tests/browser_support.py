@@ -220,8 +220,16 @@ JS_EXECUTION_STATE = """() => {
     if (prompt.includes('*')) queued++;
     if (c.querySelector('[data-mime-type="application/vnd.jupyter.stderr"]')) errors++;
   }
-  const busy = !!document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="busy"]');
-  return {cells: cells.length, pending, done, queued, errors, busy};
+  // The toolbar's indicator follows cell executions; the kernel's own status also
+  // covers widget callbacks (comm messages), which run outside any cell.
+  const indicator = !!document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator[data-status="busy"]');
+  let kernel = '';
+  try {
+    const w = window.jupyterapp.shell.currentWidget;
+    kernel = w.sessionContext.session.kernel.status;
+  } catch (e) {}
+  const busy = indicator || (kernel !== '' && kernel !== 'idle');
+  return {cells: cells.length, pending, done, queued, errors, busy, kernel};
 }"""
 
 JS_PROBLEMS = """async () => {
