@@ -77,3 +77,24 @@ def test_plot_decision_draws_the_boundary():
     model = KernelSGD(RBF(5.0), n_iter=600, random_state=0).fit(X, y)
     ax = L.plot_decision(model, X, y, resolution=30)
     assert len(ax.collections) >= 2 and ax.get_xlabel() == "$x_1$"
+
+
+@pytest.mark.parametrize("build, control, value", [
+    (L.rff_error_widget, "D", 256),
+    (L.cost_widget, "vary", "T"),
+])
+def test_each_redraw_renders_a_picture_that_pyplot_never_tracks(build, control, value):
+    import io
+
+    import matplotlib.image
+
+    from kernelcourse.widgets import figure_png
+
+    w = build()
+    first = w.result["figure"]
+    w.controls[control].value = value
+    second = w.result["figure"]
+    assert second is not first
+    pixels = matplotlib.image.imread(io.BytesIO(figure_png(second)))
+    assert np.ptp(pixels.reshape(-1, pixels.shape[-1]), axis=0).max() > 0.5, "the redraw is blank"
+    assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"

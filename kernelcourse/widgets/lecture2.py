@@ -30,6 +30,7 @@ import numpy as np
 from kernelcourse import random_features as rf
 from kernelcourse import sgd
 from kernelcourse._validation import check_positive
+from kernelcourse.widgets import new_figure, show_figure
 
 __all__ = [
     "rff_error_data", "max_error_curve", "plot_rff_error", "rff_error_widget",
@@ -91,10 +92,8 @@ def max_error_curve(paired=False, gamma=5.0, n_points=40, delta=0.05, random_sta
 
 def plot_rff_error(data, curve, axes=None):
     """Left: observed frequency of ``|error| >= a`` and Hoeffding's bound; right: largest error against D."""
-    import matplotlib.pyplot as plt
-
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.6))
+        _, axes = new_figure(1, 2, figsize=(10, 3.6))
     left, right = axes
     name = "2 exp(-D a²/4)" if data["paired"] else "2 exp(-D a²/8)"
     left.plot(data["a"], data["freq"], label=f"observed over {len(data['errors'])} draws")
@@ -122,26 +121,20 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
     variance, and draws :func:`plot_rff_error`.
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {
         "D": W.SelectionSlider(options=list(D_CHOICES), value=D, description="D",
                                continuous_update=False),
         "paired": W.Checkbox(value=paired, description="paired [cos, sin]"),
     }
-    figures = []
-
     def update(D, paired):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         data = rff_error_data(D, paired, gamma, n_draws)
         curve = max_error_curve(paired, gamma)
         axes = plot_rff_error(data, curve)
+        show_figure(axes[0].figure)  # the plot first: a printed line would replace it for a moment
         print(f"K(x, y) = {data['K']:.3f}; variance of psi(x).psi(y): observed {data['var']:.5f}, "
               f"formula {data['var_formula']:.5f}; D for error <= 0.1 with probability 0.95: "
               f"{rf.features_needed(0.1, 0.05, paired)}")
-        figures.append(axes[0].figure)
         data.update({"curve": curve, "figure": axes[0].figure})
         return data
 
@@ -184,10 +177,8 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=1, clock="cpu"):
 
 def plot_cost(rows, axes=None):
     """Measured time and memory against the varied size, beside the model scaled to the last point."""
-    import matplotlib.pyplot as plt
-
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+        _, axes = new_figure(1, 2, figsize=(10, 3.4))
     x = rows["sizes"]
     for ax, measured, model, label in [(axes[0], rows["seconds"], rows["operations"], "time (s)"),
                                        (axes[1], rows["bytes"], rows["memory"], "memory (bytes)")]:
@@ -214,27 +205,22 @@ def cost_widget(way="gram", vary="n"):
     CPU seconds measured on this machine.
     """
     import ipywidgets as W
-    import matplotlib.pyplot as plt
 
     controls = {
         "way": W.Dropdown(options=list(sgd.WAYS), value=way, description="way"),
         "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
     }
-    figures = []
     table = {r["way"]: r for r in sgd.cost_table()}
 
     def update(way, vary):
-        for fig in figures:
-            plt.close(fig)
-        figures.clear()
         rows = cost_rows(way, vary)
         axes = plot_cost(rows)
+        show_figure(axes[0].figure)  # the plot first, as in rff_error_widget
         r = table[way]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
               f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
               f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
-        figures.append(axes[0].figure)
         rows["figure"] = axes[0].figure
         return rows
 
