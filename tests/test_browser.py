@@ -9,7 +9,8 @@ the notebook in JupyterLab, runs all cells from the Run menu, and checks that
   changes something it drives (a plot, a printed readout, a label) and raises nothing;
 
 and saves a screenshot of the first widget per notebook into
-``test-artifacts/screenshots/`` (with ``browser-report.txt``, one line per notebook).
+``test-artifacts/screenshots/NOTEBOOK.png``, beside ``NOTEBOOK.txt`` saying what was
+checked (widget views, sliders moved, seconds) and any problem found.
 
 The browser is Debian's Chromium (``/usr/bin/chromium``), driven by Playwright;
 no browser is downloaded. Without a Chromium the tests are skipped with the reason;
@@ -68,7 +69,6 @@ def lab(request, tmp_path_factory):
                      "`python3 tasks.py test` installs it with the dev extras")
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / "browser-report.txt").write_text("")
     with LabServer(NOTEBOOKS, workdir) as server:
         with sync_playwright() as playwright:
             browser = LabBrowser(playwright, server, chromium, workdir / "chromium-profile")
@@ -76,20 +76,19 @@ def lab(request, tmp_path_factory):
                 yield browser
             finally:
                 browser.close()
-    _announce(request, f"screenshots and browser-report.txt in {SCREENSHOTS}")
+    _announce(request, f"screenshots (NOTEBOOK.png) and what was checked (NOTEBOOK.txt) "
+                       f"in {SCREENSHOTS}")
 
 
-def _record(report) -> None:
-    with open(SCREENSHOTS / "browser-report.txt", "a", encoding="utf-8") as f:
-        f.write(report.summary() + "\n")
-        for problem in report.problems:
-            f.write(f"    PROBLEM {problem}\n")
+def _record(report, path: Path) -> None:
+    lines = [report.summary()] + [f"    PROBLEM {problem}" for problem in report.problems]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[nb.stem for nb in NOTEBOOKS])
 def test_notebook_runs_and_its_widgets_respond(lab, notebook):
     report = lab.exercise(notebook.name, SCREENSHOTS / f"{notebook.stem}.png")
-    _record(report)
+    _record(report, SCREENSHOTS / f"{notebook.stem}.txt")
     assert not report.problems, (f"{notebook.name} in JupyterLab:\n  - "
                                  + "\n  - ".join(report.problems))
     assert report.sliders >= 1, f"{notebook.name} shows no slider once run"
