@@ -43,7 +43,8 @@ def setup() -> None:
     print("[tasks] installing kernelcourse and its dependencies (about a minute the first time)",
           flush=True)
     run([PYTHON, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
-    run([PYTHON, "-m", "pip", "install", "--quiet", "-e", f"{ROOT}[dev]"])
+    # not --quiet: pip's "Collecting ..." lines show the install's progress
+    run([PYTHON, "-m", "pip", "install", "--progress-bar", "off", "-e", f"{ROOT}[dev]"])
     STAMP.write_text(_requirements_hash())
 
 
