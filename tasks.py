@@ -81,7 +81,7 @@ def cmd_bench(args: list[str]) -> None:
     chosen = [s for s in scripts if not args or any(a in s.name for a in args)]
     for script in chosen:
         print(f"\n=== {script.name}", flush=True)
-        run([PYTHON, script])
+        run([PYTHON, "-u", script])  # unbuffered: each row shows as soon as it is measured
 
 
 COMMANDS = {

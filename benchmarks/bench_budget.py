@@ -44,6 +44,8 @@ def main():
         machines[budget] = OnlineKernelMachine(RBF(GAMMA), loss="hinge", eta=0.5, lam=0.001,
                                                budget=budget).fit(X, y)
         machines[budget].train_seconds = time.perf_counter() - start
+        print(f"  trained the machine with budget {budget} ({len(machines)}/{len(BUDGETS)}) "
+              f"in {machines[budget].train_seconds:.2f} s", flush=True)
     times = {b: best_of(lambda m=m: m.decision_function(Xt)) for b, m in machines.items()}
     print(" budget  bumps  accuracy  predict (ms)  / unlimited  / SVC   train (s)")
     for budget, m in machines.items():
