@@ -21,7 +21,7 @@ train the same model:
 ``cached_features``  all phi(x_i) first, SGD on w              n d D + D T         n D
 ``kernel``           K(x_i, x_j) on the fly, SGD on u          n d T               n
 ``gram``             the Gram matrix G first, SGD on u         n^2 d + n T         n^2
-``rff``              random features psi(x_i) on the fly       d D T               d D
+``rff``              random features psi(x_i) on the fly       d D + d D T         d D + D
 ``rff_cached``       all psi(x_i) first                        n d D + D T         n D + d D
 ===================  ========================================  ==================  ============
 
