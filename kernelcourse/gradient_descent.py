@@ -38,6 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernelcourse._progress import Progress
 from kernelcourse._validation import as_2d, as_labels, check_positive, check_square
 
 __all__ = [
@@ -251,7 +252,7 @@ def _diverged(t, step, losses):
         "use a step below 1 / lambda_max(K) (see largest_stable_step)")
 
 
-def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True):
+def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True, progress=False):
     """Run kernelised gradient descent on a Gram matrix (lecture 1.4).
 
     Repeats ``alpha^{t+1} = alpha^t - 2 s (K alpha^t - y)`` for ``n_steps``
@@ -274,6 +275,8 @@ def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True):
         Starting coefficients; zeros by default.
     record : bool, default True
         Keep ``alpha`` after every step in ``GDRun.path``.
+    progress : bool, default False
+        Show a progress bar (in a notebook) or line (on stderr) over the steps.
 
     Returns
     -------
@@ -294,7 +297,8 @@ def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True):
     alpha = np.zeros(n) if alpha0 is None else _as_vector(alpha0, n, "alpha0").copy()
     path = np.empty((n_steps + 1, n)) if record else None
     losses = np.empty(n_steps + 1)
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"), \
+            Progress(n_steps, "gradient descent", enabled=progress) as bar:
         for t in range(n_steps + 1):
             r = K @ alpha - y                  # r_i = w_t . phi(x_i) - y_i
             losses[t] = r @ r
@@ -304,6 +308,7 @@ def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True):
                 path[t] = alpha
             if t < n_steps:
                 alpha = alpha - step * 2.0 * r  # alpha_i <- alpha_i - s gamma_i
+                bar.update()
     return GDRun(coef=alpha, path=path, losses=losses, step=step)
 
 
@@ -438,6 +443,8 @@ class KernelGD:
     record_path : bool, default False
         Keep ``alpha`` after every step (``alpha_path_``) and, when the kernel
         has a finite feature map, ``w_t = Phi^T alpha_t`` (``w_path_``).
+    progress : bool, default False
+        Show a progress bar (in a notebook) or line (on stderr) over the steps.
 
     Attributes
     ----------
@@ -465,11 +472,12 @@ class KernelGD:
     True
     """
 
-    def __init__(self, kernel, step="auto", n_steps=200, record_path=False):
+    def __init__(self, kernel, step="auto", n_steps=200, record_path=False, progress=False):
         self.kernel = kernel
         self.step = step
         self.n_steps = n_steps
         self.record_path = record_path
+        self.progress = progress
 
     @property
     def alpha_(self):
@@ -488,7 +496,8 @@ class KernelGD:
             step = 0.5 * largest_stable_step(K)
         else:
             step = self.step
-        run = kernel_gradient_descent(K, y, step, self.n_steps, record=self.record_path)
+        run = kernel_gradient_descent(K, y, step, self.n_steps, record=self.record_path,
+                                      progress=self.progress)
         self.X_fit_ = X
         self.dual_coef_ = run.coef
         self.step_ = run.step

@@ -35,6 +35,7 @@ from typing import Callable
 import numpy as np
 import scipy.linalg
 
+from ._progress import Progress
 from ._validation import as_2d, as_labels, check_nonnegative, check_positive, check_positive_int
 
 __all__ = [
@@ -559,6 +560,8 @@ class OnlineKernelMachine:
         Largest number of bumps kept (None: no limit).
     budget_rule : {"oldest", "smallest"}
     schedule : {"constant", "inv_sqrt"}
+    progress : bool, default False
+        Show a progress bar (in a notebook) or line (on stderr) over the steps.
 
     Attributes
     ----------
@@ -572,8 +575,9 @@ class OnlineKernelMachine:
     """
 
     def __init__(self, kernel, loss="hinge", eta=0.1, lam=0.0, budget=None,
-                 budget_rule="oldest", schedule="constant"):
+                 budget_rule="oldest", schedule="constant", progress=False):
         self.kernel = kernel
+        self.progress = progress
         self.loss = loss
         self.eta = eta
         self.lam = lam
@@ -616,8 +620,10 @@ class OnlineKernelMachine:
             raise ValueError(f"X has {X.shape[1]} features but the machine was trained on "
                              f"{self.centres_.shape[1]}; got X with shape {X.shape}")
         kxx = _k_diag(self.kernel, X)
-        for x, yt, k in zip(X, y, kxx):
-            self._step(x, float(yt), float(k))
+        with Progress(len(X), "online steps", enabled=self.progress) as bar:
+            for x, yt, k in zip(X, y, kxx):
+                self._step(x, float(yt), float(k))
+                bar.update()
         for key, values in self._history.items():
             setattr(self, key, np.array(values))
         return self
