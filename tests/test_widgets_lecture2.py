@@ -7,12 +7,7 @@ from kernelcourse import random_features as rf
 from kernelcourse.sgd import KernelSGD, predicted_cost
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture2 as L
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+from widget_checks import assert_drawn
 
 
 def test_rff_error_data_frequencies_sit_under_hoeffding():
@@ -83,18 +78,12 @@ def test_plot_decision_draws_the_boundary():
     (L.rff_error_widget, "D", 256),
     (L.cost_widget, "vary", "T"),
 ])
-def test_each_redraw_renders_a_picture_that_pyplot_never_tracks(build, control, value):
-    import io
-
-    import matplotlib.image
-
-    from kernelcourse.widgets import figure_png
-
+def test_each_redraw_shows_a_drawn_picture_that_pyplot_never_tracks(build, control, value,
+                                                                     shown_pngs):
     w = build()
-    first = w.result["figure"]
+    before = len(shown_pngs)
     w.controls[control].value = value
-    second = w.result["figure"]
-    assert second is not first
-    pixels = matplotlib.image.imread(io.BytesIO(figure_png(second)))
-    assert np.ptp(pixels.reshape(-1, pixels.shape[-1]), axis=0).max() > 0.5, "the redraw is blank"
+    assert len(shown_pngs) == before + 1, "one new picture per redraw"
+    assert_drawn(shown_pngs[-1])
+    assert shown_pngs[-1] != shown_pngs[-2]
     assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"

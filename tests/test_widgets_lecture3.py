@@ -7,12 +7,7 @@ from numpy.testing import assert_allclose
 from kernelcourse import kernels
 from kernelcourse.perceptron import novikoff_bound
 from kernelcourse.widgets import lecture3 as L
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
+from widget_checks import assert_drawn
 
 
 # --- (a) ridge: primal against dual -----------------------------------------
@@ -128,18 +123,12 @@ def test_novelty_widget_slider():
     (L.perceptron_steps_widget, "t", 6),
     (L.novelty_ball_widget, "log_gamma", 1.0),
 ])
-def test_each_redraw_renders_a_picture_that_pyplot_never_tracks(build, control, value):
-    import io
-
-    import matplotlib.image
-
-    from kernelcourse.widgets import figure_png
-
+def test_each_redraw_shows_a_drawn_picture_that_pyplot_never_tracks(build, control, value,
+                                                                     shown_pngs):
     w = build()
-    first = w.result["figure"]
+    before = len(shown_pngs)
     w.controls[control].value = value
-    second = w.result["figure"]
-    assert second is not first
-    pixels = matplotlib.image.imread(io.BytesIO(figure_png(second)))
-    assert np.ptp(pixels.reshape(-1, pixels.shape[-1]), axis=0).max() > 0.5, "the redraw is blank"
+    assert len(shown_pngs) == before + 1, "one new picture per redraw"
+    assert_drawn(shown_pngs[-1])
+    assert shown_pngs[-1] != shown_pngs[-2]
     assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"

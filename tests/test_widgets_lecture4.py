@@ -1,9 +1,6 @@
 """The kernel builder of lecture 4: its logic, and the widget driven without a browser."""
-import io
 
-import IPython.display
 import matplotlib.colors
-import matplotlib.image
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -11,32 +8,7 @@ from numpy.testing import assert_allclose
 
 from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture4 as w4
-
-
-@pytest.fixture
-def shown_pngs(monkeypatch):
-    """The PNG bytes the widget callback displays, in order (IPython's display intercepted:
-    outside a kernel a widget's Output captures nothing). Each image also prints
-    "[png]", so captured stdout shows where it came among the printed lines."""
-    pngs = []
-
-    def display(*objs, **kwargs):
-        for obj in objs:
-            assert isinstance(obj, IPython.display.Image) and obj.format == "png", obj
-            pngs.append(obj.data)
-            print("[png]")
-
-    monkeypatch.setattr(IPython.display, "display", display)
-    return pngs
-
-
-def assert_drawn(png):
-    """``png`` decodes to an image with a plot on it, not a blank page of one colour."""
-    img = matplotlib.image.imread(io.BytesIO(png))
-    pixels = img.reshape(-1, img.shape[-1])
-    assert img.shape[0] > 100 and img.shape[1] > 100
-    assert len(np.unique(pixels, axis=0)) > 20, "a blank image (one colour, or nearly)"
-    assert np.mean(np.any(pixels[:, :3] < 0.9, axis=1)) > 0.01   # over 1% of the pixels are ink
+from widget_checks import assert_drawn
 
 
 def _sq(X, Z):
