@@ -13,6 +13,8 @@ import time
 import numpy as np
 from sklearn.svm import SVC
 
+from timing import best_of
+
 from kernelcourse import datasets
 from kernelcourse.kernels import RBF
 from kernelcourse.rkhs import OnlineKernelMachine
@@ -21,20 +23,11 @@ N_TRAIN, N_TEST, GAMMA, REPEAT = 3000, 20000, 2.0, 7
 BUDGETS = [10, 25, 50, 100, 200, None]
 
 
-def best_of(fn, repeat=REPEAT):
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def main():
     X, y = datasets.circles(N_TRAIN, noise=0.1, random_state=0)
     Xt, yt = datasets.circles(N_TEST, noise=0.1, random_state=1)
     svc = SVC(kernel="rbf", gamma=GAMMA, C=1.0).fit(X, y)
-    t_svc = best_of(lambda: svc.decision_function(Xt))
+    t_svc = best_of(lambda: svc.decision_function(Xt), repeat=REPEAT)
     acc_svc = np.mean(svc.predict(Xt) == yt)
     print(f"train {N_TRAIN}, test {N_TEST}; scikit-learn SVC: {len(svc.support_)} support vectors, "
           f"accuracy {acc_svc:.3f}, decision_function {1e3 * t_svc:.1f} ms")
@@ -46,7 +39,7 @@ def main():
         machines[budget].train_seconds = time.perf_counter() - start
         print(f"  trained the machine with budget {budget} ({len(machines)}/{len(BUDGETS)}) "
               f"in {machines[budget].train_seconds:.2f} s", flush=True)
-    times = {b: best_of(lambda m=m: m.decision_function(Xt)) for b, m in machines.items()}
+    times = {b: best_of(lambda m=m: m.decision_function(Xt), repeat=REPEAT) for b, m in machines.items()}
     print(" budget  bumps  accuracy  predict (ms)  / unlimited  / SVC   train (s)")
     for budget, m in machines.items():
         acc = np.mean(m.predict(Xt) == yt)

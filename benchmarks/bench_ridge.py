@@ -5,36 +5,17 @@ Both build the Gram matrix and solve (K + lam I) alpha = y by Cholesky; the
 explicit inverse is timed too, to show what the Cholesky solve saves.
 Run: .venv/bin/python benchmarks/bench_ridge.py  (or python3 tasks.py bench ridge)
 """
-import time
 
 import numpy as np
 from scipy import linalg
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 
+from timing import best_of, interleaved
+
 from kernelcourse.kernels import RBF
 from kernelcourse.ridge import KernelRidge
 
 N, D, GAMMA, LAM, REPEAT = 5000, 10, 0.1, 1.0, 5
-
-
-def best_of(fn, repeat=REPEAT):
-    best = np.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def interleaved(fns, repeat=REPEAT):
-    """Best time of each function, the runs taken in turns so that a busy machine hurts all alike."""
-    best = {name: np.inf for name in fns}
-    for _ in range(repeat):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def explicit_inverse(X, y):
@@ -51,7 +32,7 @@ def main():
     # agreement first, so the timing compares equal work
     diff = np.abs(ours.fit(X, y).dual_coef_ - ref.fit(X, y).dual_coef_).max()
     t = interleaved({"sk": lambda: ref.fit(X, y), "ours": lambda: ours.fit(X, y),
-                     "gram": lambda: RBF(GAMMA)(X)})
+                     "gram": lambda: RBF(GAMMA)(X)}, repeat=REPEAT)
     t_gram, t_sk, t_ours = t["gram"], t["sk"], t["ours"]
     t_inv = best_of(lambda: explicit_inverse(X, y), repeat=1)
     print(f"n={N} d={D} RBF(gamma={GAMMA}) lam={LAM}; max |alpha - alpha_sklearn| = {diff:.2e}")
