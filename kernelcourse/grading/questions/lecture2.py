@@ -69,7 +69,7 @@ CP1 = Question(
                   "with the number of draws",
                   lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
     ],
-    hint="w @ x gives one phase per draw; average 2 * cos(w @ x + b) * cos(w @ y + b)",
+    hint="w @ x gives one phase per draw (one per row of w); average the single-draw estimates",
 )
 
 
@@ -138,7 +138,7 @@ Q1 = Question(
                   "-y / (1 + exp(y z)); with exp(-y z) it is the derivative for the other label",
                   lambda u, i, k, y, a: _only_i(u, i, u[i] + a * y / (1 + np.exp(-y * (k @ u))))),
     ],
-    hint="z = k_row @ u; new u equals u except u[i] - alpha * (-y_i / (1 + exp(y_i z)))",
+    hint="only u[i] changes, and the prediction it needs is sum_j K(x_i, x_j) u_j; return a new array",
 )
 
 
@@ -192,7 +192,7 @@ Q2 = Question(
                   "margins change as u does", _run_stale),
         Diagnosis("sign", "SGD subtracts alpha * loss'(G[i] @ u; y_i) from u[i]", _run_sign),
     ],
-    hint="start from u = zeros(n); for each i in indices: u[i] -= alpha * loss'(G[i] @ u, y[i])",
+    hint="start from u = 0 and take question 1's step for each sampled index in turn, with the row G[i]",
 )
 
 
@@ -239,7 +239,7 @@ Q3 = Question(
         Diagnosis("offset in [0, 1)", "the offsets are uniform on [0, 2 pi]: b = 2 pi U",
                   _map_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(2 / D), offset_scale=1.0)),
     ],
-    hint="Omega = sqrt(2 * gamma) * G, b = 2 * pi * U, psi = sqrt(2 / D) * cos(X @ Omega.T + b)",
+    hint="scale G to the frequencies' distribution and U to the offsets' range, then apply psi",
 )
 
 
@@ -266,7 +266,7 @@ Q4 = Question(
         Diagnosis("a not squared", "solve 2 exp(-D a^2 / 8) <= delta: the error level enters squared",
                   lambda a, delta: math.ceil(8 * math.log(2 / delta) / a)),
     ],
-    hint="solve 2 * exp(-D * a**2 / 8) <= delta for the smallest integer D (math.ceil)",
+    hint="solve the bound for D; D must be an integer for which the bound holds",
 )
 
 
@@ -307,7 +307,7 @@ Q5 = Question(
         Diagnosis("feature map free", "computing phi(x_i) costs d D at every step: d D T, not D T",
                   _cost_mistake({1: lambda n, d, D, T: D * T})),
     ],
-    hint="way 1: d D T; way 2: n d D + D T; way 3: n d T; way 4: n^2 d + n T",
+    hint="the work of one step times T, plus whatever is computed once before the steps",
 )
 
 
