@@ -15,7 +15,9 @@ Run on demand (``python3 tasks.py bench sgd`` or ``.venv/bin/python benchmarks/b
    Python's per-step overhead is a cost the big-Theta table leaves out, so the
    measured slopes sit below the model's where a step does little arithmetic.
 
-Times are the best of ``--repeat`` runs (the machine is shared), as wall-clock and
+Times are the best of ``--demo-repeat`` (15) runs for the demo and ``--repeat`` // 2
+for each growth point (the machine is shared, so the best run is the least
+disturbed), as wall-clock and
 as CPU seconds of this process (on a machine loaded by other jobs the wall time
 includes the wait for a core; the demo's targets are read on both; the growth
 sweeps use CPU seconds). Memory is the peak traced by ``tracemalloc`` in a
@@ -124,12 +126,13 @@ def growth(repeat, quick):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per growth point")
+    parser.add_argument("--demo-repeat", type=int, default=15, help="runs per demo timing")
     parser.add_argument("--quick", action="store_true", help="smaller sweeps")
     parser.add_argument("--demo-only", action="store_true")
     args = parser.parse_args(argv)
     print(f"cores={os.cpu_count()} load={os.getloadavg()[0]:.1f}\n")
-    demo(args.repeat)
+    demo(args.demo_repeat)
     if not args.demo_only:
         growth(max(1, args.repeat // 2), args.quick)
 
