@@ -65,13 +65,19 @@ def strip_volatile_metadata(nb) -> None:
                 view["model_id"] = f"00000000-0000-0000-0000-{views:012d}"
 
 
-def execute_notebook(path, timeout: int = 600, write: bool = True):
+def execute_notebook(path, timeout: int = 60, write: bool = True):
     """Run every cell of the notebook at ``path`` in a fresh kernel and store the outputs.
 
     The kernel starts in the notebook's own folder, with the environment of
     this process plus :data:`KERNEL_ENV`. Raises ``nbclient.exceptions.CellExecutionError``
     (with the failing cell and its traceback) when a cell fails; the file is
     then left untouched.
+
+    ``timeout`` is the most seconds one cell may take. The course's cells take
+    seconds, and the limit is kept short on purpose: on these machines nbclient
+    was seen to wait for an execute reply that had already arrived until its
+    poll's timeout ran out (about 1 run in 6 on a widget cell), so a long
+    limit turned into a long, idle wait.
 
     Returns the executed notebook object and the seconds it took.
     """
