@@ -392,6 +392,17 @@ class _GammaKernel(Kernel):
         return f"{type(self).__name__}(gamma={_fmt(self.gamma)})"
 
 
+class _DistanceKernel(_GammaKernel):
+    """``exp(-gamma dist(x, z))`` for the scipy ``cdist`` metric named by ``_metric``."""
+
+    _metric = None
+
+    def _gram(self, X, Z, symmetric):
+        K = cdist(X, Z, self._metric)
+        K *= -self.gamma
+        return np.exp(K, out=K)
+
+
 class RBF(_GammaKernel):
     """Gaussian (RBF) kernel ``k(x, z) = exp(-gamma ||x - z||^2)``.
 
@@ -422,7 +433,7 @@ class RBF(_GammaKernel):
         return _rbf_gram(X, None if symmetric else Z, self.gamma)
 
 
-class Laplacian(_GammaKernel):
+class Laplacian(_DistanceKernel):
     """Laplacian kernel ``k(x, z) = exp(-gamma ||x - z||_1)`` (L1 distance, scikit-learn's form).
 
     Lecture 1 writes it ``exp(-|x - z| / sigma)``: ``gamma = 1 / sigma``
@@ -433,13 +444,10 @@ class Laplacian(_GammaKernel):
     gamma : float > 0, default 1.0
     """
 
-    def _gram(self, X, Z, symmetric):
-        K = cdist(X, Z, "cityblock")
-        K *= -self.gamma
-        return np.exp(K, out=K)
+    _metric = "cityblock"
 
 
-class Exponential(_GammaKernel):
+class Exponential(_DistanceKernel):
     """Exponential kernel ``k(x, z) = exp(-gamma ||x - z||)`` (Euclidean distance, not squared).
 
     Lecture 1 writes it ``exp(-||x - z|| / (2 sigma^2))``: ``gamma = 1 / (2 sigma^2)``
@@ -450,10 +458,7 @@ class Exponential(_GammaKernel):
     gamma : float > 0, default 1.0
     """
 
-    def _gram(self, X, Z, symmetric):
-        K = cdist(X, Z, "euclidean")
-        K *= -self.gamma
-        return np.exp(K, out=K)
+    _metric = "euclidean"
 
 
 class Sigmoid(Kernel):
