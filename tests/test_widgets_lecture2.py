@@ -1,5 +1,4 @@
 """Tests for lecture 2's widgets: the plain functions against the math, the controls driven from pytest."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -7,7 +6,7 @@ from kernelcourse import random_features as rf
 from kernelcourse.sgd import KernelSGD, predicted_cost
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture2 as L
-from widget_checks import assert_drawn
+from widget_checks import assert_redraw_shows_a_new_picture
 
 
 def test_rff_error_data_frequencies_sit_under_hoeffding():
@@ -80,10 +79,4 @@ def test_plot_decision_draws_the_boundary():
 ])
 def test_each_redraw_shows_a_drawn_picture_that_pyplot_never_tracks(build, control, value,
                                                                      shown_pngs):
-    w = build()
-    before = len(shown_pngs)
-    w.controls[control].value = value
-    assert len(shown_pngs) == before + 1, "one new picture per redraw"
-    assert_drawn(shown_pngs[-1])
-    assert shown_pngs[-1] != shown_pngs[-2]
-    assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"
+    assert_redraw_shows_a_new_picture(build(), control, value, shown_pngs)

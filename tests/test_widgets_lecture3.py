@@ -1,5 +1,4 @@
 """Lecture 3's widgets: the plain functions against the math, the sliders driven from pytest."""
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -7,7 +6,7 @@ from numpy.testing import assert_allclose
 from kernelcourse import kernels
 from kernelcourse.perceptron import novikoff_bound
 from kernelcourse.widgets import lecture3 as L
-from widget_checks import assert_drawn
+from widget_checks import assert_redraw_shows_a_new_picture
 
 
 # --- (a) ridge: primal against dual -----------------------------------------
@@ -125,10 +124,4 @@ def test_novelty_widget_slider():
 ])
 def test_each_redraw_shows_a_drawn_picture_that_pyplot_never_tracks(build, control, value,
                                                                      shown_pngs):
-    w = build()
-    before = len(shown_pngs)
-    w.controls[control].value = value
-    assert len(shown_pngs) == before + 1, "one new picture per redraw"
-    assert_drawn(shown_pngs[-1])
-    assert shown_pngs[-1] != shown_pngs[-2]
-    assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"
+    assert_redraw_shows_a_new_picture(build(), control, value, shown_pngs)
