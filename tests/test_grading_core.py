@@ -232,7 +232,7 @@ def test_check_prints_one_line_returns_none_and_counts_the_set(capsys):
     q = get_question("l1.cp1")
     total = sum(x.points for x in all_questions().values() if x.set_name == "l1")
     def all_subsets_kernel(X, Z):
-        return q.reference(X, Z)
+        return np.prod(1 + X[:, None, :] * Z[None, :, :], axis=-1)
     assert check("l1.cp1", all_subsets_kernel) is None
     out = capsys.readouterr().out
     assert out == (f"l1.cp1 all-subsets kernel: passed all 4 cases, 2/2 points "

@@ -59,7 +59,7 @@ def test_cases_are_plain_data_and_reproducible(qid):
 @pytest.mark.parametrize("qid", IDS)
 def test_reference_scores_full_marks(qid, seed):
     q = QUESTIONS[qid]
-    result = evaluate(q, q.reference, seed)
+    result = evaluate(q, q.reference, seed, detect_shortcuts=False)
     assert result.status == "passed", result.line()
     assert result.points == pytest.approx(q.points)
     assert result.diagnosis is None
@@ -81,7 +81,7 @@ def test_stub_is_not_attempted(qid):
 def test_each_diagnosis_fires_on_its_own_mistake(qid, index, seed):
     q = QUESTIONS[qid]
     diagnosis = q.diagnoses[index]
-    result = evaluate(q, diagnosis.mistake, seed)
+    result = evaluate(q, diagnosis.mistake, seed, detect_shortcuts=False)
     assert result.status == "failed", f"{qid}: the mistake '{diagnosis.name}' passes every case"
     assert result.diagnosis is diagnosis, (
         f"{qid}: mistake '{diagnosis.name}' diagnosed as "
@@ -120,12 +120,12 @@ def test_lecture1_map_question_accepts_any_column_order():
     def shuffled(X):
         Phi = q.reference(X)
         return Phi[:, rng.permutation(Phi.shape[1])]
-    assert evaluate(q, shuffled, 0).status == "passed"
+    assert evaluate(q, shuffled, 0, detect_shortcuts=False).status == "passed"
 
     def rows_differently_ordered(X):
         Phi = q.reference(X)
         return np.sort(Phi, axis=1)
-    result = evaluate(q, rows_differently_ordered, 0)
+    result = evaluate(q, rows_differently_ordered, 0, detect_shortcuts=False)
     assert result.status == "failed" and "every row must use the same column order" in result.line()
 
 

