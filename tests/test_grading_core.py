@@ -282,3 +282,66 @@ def test_check_time_limit_in_the_notebook(capsys, monkeypatch):
 def test_check_names_an_unknown_question():
     with pytest.raises(KeyError, match="no question 'ex1.q99'; known questions: .*ex1.q1"):
         check("ex1.q99", print)
+
+
+# --------------------------------------------------------------------- no reference shortcut
+def test_every_question_forbids_names_that_exist_in_the_package():
+    for q in all_questions().values():
+        objects = q.shortcut_objects()
+        assert q.forbidden, f"{q.id} forbids nothing"
+        names = {name for name, _ in objects.values()}
+        assert set(q.forbidden) <= names
+        # the grader's own answers are forbidden too
+        assert "kernelcourse.grading.get_question" in names
+
+
+def test_check_gives_no_points_for_the_course_reference_however_reached(capsys):
+    import importlib
+
+    from kernelcourse import features
+    from kernelcourse.features import all_subsets_map as phi
+
+    def via_alias(X):
+        return phi(X)
+
+    def via_attribute(X):
+        return features.all_subsets_map(X)
+
+    def via_importlib(X):
+        return getattr(importlib.import_module("kernelcourse." + "features"),
+                       "all_subsets" + "_map")(X)
+
+    def via_the_grader(X):
+        return get_question("ex1.q1").reference(X)
+
+    def via_the_kernel(X):
+        from kernelcourse.kernels import AllSubsets
+        return AllSubsets().features(X)
+
+    q = get_question("ex1.q1")
+    for answer, name in [(via_alias, "kernelcourse.features.all_subsets_map"),
+                         (via_attribute, "kernelcourse.features.all_subsets_map"),
+                         (via_importlib, "kernelcourse.features.all_subsets_map"),
+                         (via_the_grader, "kernelcourse.grading.get_question"),
+                         (via_the_kernel, "kernelcourse.kernels.AllSubsets")]:
+        result = evaluate(q, answer, seed=0)
+        assert result.points == 0 and result.status == "error", answer.__name__
+        assert f"uses the course's reference implementation of" in result.detail
+        assert name in result.detail, (answer.__name__, result.detail)
+    # the tripwires are gone afterwards: the package works as before
+    X = np.array([[1.0, 2.0], [0.5, -1.0]])
+    Phi = features.all_subsets_map(X)
+    assert np.allclose(Phi @ Phi.T, np.prod(1 + X[:, None, :] * X[None, :, :], axis=-1))
+    assert evaluate(q, via_alias, seed=0, detect_shortcuts=False).status == "passed"
+
+
+def test_numpy_and_helpers_the_question_allows_are_no_false_alarm():
+    from kernelcourse.datasets import circles  # noqa: F401 - a helper ex1.q5 allows
+
+    def rbf_gram(X, Z, gamma):
+        from kernelcourse.kernels import Linear
+        G = Linear()(X, Z)
+        sq = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * G
+        return np.exp(-gamma * sq)
+    result = evaluate(get_question("ex1.q5"), rbf_gram, seed=0)
+    assert result.status == "passed", result.line()

@@ -82,6 +82,7 @@ def _mistake_poly(X, Z):
 
 CP1 = Question(
     id="l1.cp1", title="all-subsets kernel", function="all_subsets_kernel", points=2,
+    forbidden=("kernelcourse.kernels.AllSubsets", "kernelcourse.features.all_subsets_map",),
     reference=_all_subsets_kernel, cases=_cases_kernel,
     diagnoses=[
         Diagnosis("no 1 +", "the factors are (1 + x_k z_k), not x_k z_k: without the 1 only "
@@ -120,6 +121,12 @@ def _mistake_step_residual(K, y, alpha, step):
 
 CP2 = Question(
     id="l1.cp2", title="one step of kernelised gradient descent", function="kernel_gd_step",
+    forbidden=(
+        "kernelcourse.gradient_descent.kernel_gd_step",
+        "kernelcourse.gradient_descent.dual_gradient",
+        "kernelcourse.gradient_descent.kernel_gradient_descent",
+        "kernelcourse.gradient_descent.KernelGD",
+    ),
     points=2, reference=kernel_gd_step, cases=_cases_step,
     diagnoses=[
         Diagnosis("sign", "the sign is flipped: gradient descent subtracts step * gamma", _mistake_step_sign),
@@ -197,6 +204,7 @@ def _detect_sums(Phi, case):
 
 Q1 = Question(
     id="ex1.q1", title="the all-subsets feature map", function="all_subsets_features", points=3,
+    forbidden=("kernelcourse.features.all_subsets_map", "kernelcourse.kernels.AllSubsets",),
     reference=all_subsets_map, cases=_cases_features, compare_reference=False,
     properties=[
         Property("shape", _phi_shape, "Phi must have shape (n, 2^d): one column per subset of "
@@ -227,6 +235,11 @@ def _cases_dim(rng):
 
 Q2 = Question(
     id="ex1.q2", title="dimension of the all-subsets map", function="all_subsets_dim", points=1,
+    forbidden=(
+        "kernelcourse.features.feature_dim_all_subsets",
+        "kernelcourse.features.all_subsets_map",
+        "kernelcourse.kernels.AllSubsets",
+    ),
     reference=feature_dim_all_subsets, cases=_cases_dim,
     diagnoses=[
         Diagnosis("minus one", "you left out the empty subset (the constant feature 1)",
@@ -258,6 +271,12 @@ def _cases_predict(rng):
 
 Q3 = Question(
     id="ex1.q3", title="predicting with the all-subsets kernel", function="all_subsets_predict",
+    forbidden=(
+        "kernelcourse.kernels.AllSubsets",
+        "kernelcourse.features.all_subsets_map",
+        "kernelcourse.gradient_descent.decision_function",
+        "kernelcourse.gradient_descent.KernelGD",
+    ),
     points=2, reference=_predict, cases=_cases_predict,
     diagnoses=[
         Diagnosis("linear", "you used the plain inner product x_j . x_t; the prediction uses the "
@@ -305,6 +324,12 @@ def _gauss_seidel(K, y, alpha, step):
 
 Q4 = Question(
     id="ex1.q4", title="kernelised gradient descent", function="kernel_gd", points=3,
+    forbidden=(
+        "kernelcourse.gradient_descent.kernel_gradient_descent",
+        "kernelcourse.gradient_descent.kernel_gd_step",
+        "kernelcourse.gradient_descent.dual_gradient",
+        "kernelcourse.gradient_descent.KernelGD",
+    ),
     reference=_kernel_gd, cases=_cases_gd,
     diagnoses=[
         Diagnosis("sign", "the sign is flipped: each step subtracts step * gamma",
@@ -339,6 +364,7 @@ def _cases_rbf(rng):
 
 Q5 = Question(
     id="ex1.q5", title="an RBF Gram matrix", function="rbf_gram", points=2,
+    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.random_features.rbf_gram",),
     reference=_rbf_gram, cases=_cases_rbf,
     properties=[Property("range", lambda K, c: np.all((np.asarray(K) > 0) & (np.asarray(K) <= 1)),
                          "every RBF value lies in (0, 1]")],
@@ -404,6 +430,11 @@ def _mistake_no_tol(K):
 
 Q6 = Question(
     id="ex1.q6", title="is it a kernel matrix?", function="is_kernel_matrix", points=2,
+    forbidden=(
+        "kernelcourse.kernels.is_psd",
+        "kernelcourse.kernels.min_eigenvalue",
+        "kernelcourse.kernels.find_non_psd_witness",
+    ),
     reference=is_psd, cases=_cases_verdict,
     diagnoses=[
         Diagnosis("entries", "non-negative entries do not make a kernel matrix: look at the "
@@ -449,6 +480,7 @@ def _negative(q, case):
 
 Q7 = Question(
     id="ex1.q7", title="a witness that a matrix is not PSD", function="negative_direction",
+    forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness",),
     points=2, reference=_min_eigenvector, cases=_cases_witness, compare_reference=False,
     properties=[Property("negative", _negative, "the answer must be a vector q of length n with "
                          "q^T K q < 0")],

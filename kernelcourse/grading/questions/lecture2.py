@@ -59,6 +59,12 @@ def _cases_estimate(rng):
 
 CP1 = Question(
     id="l2.cp1", title="the random Fourier estimate of K(x, y)", function="rff_estimate", points=2,
+    forbidden=(
+        "kernelcourse.random_features.single_sample_estimate",
+        "kernelcourse.random_features.monte_carlo_kernel",
+        "kernelcourse.random_features.fourier_features",
+        "kernelcourse.random_features.RandomFourierFeatures",
+    ),
     reference=_rff_estimate, cases=_cases_estimate,
     diagnoses=[
         Diagnosis("no factor 2", "each term is 2 cos(w.x + b) cos(w.y + b): without the 2 the "
@@ -84,6 +90,10 @@ def _cases_bound(rng):
 
 CP2 = Question(
     id="l2.cp2", title="Hoeffding's bound for random Fourier features", function="hoeffding_bound",
+    forbidden=(
+        "kernelcourse.random_features.hoeffding_bound",
+        "kernelcourse.random_features.features_needed",
+    ),
     points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound, rtol=1e-9,
     diagnoses=[
         Diagnosis("range 2", "each term 2 cos() cos() lies in [-2, 2], a range of 4: the exponent is "
@@ -124,6 +134,11 @@ def _only_i(u, i, value):
 
 Q1 = Question(
     id="ex2.q1", title="one SGD step on u", function="dual_sgd_step", points=3,
+    forbidden=(
+        "kernelcourse.sgd.dual_sgd_step",
+        "kernelcourse.sgd.sgd_gram",
+        "kernelcourse.sgd.KernelSGD",
+    ),
     reference=_step, cases=_cases_step,
     diagnoses=[
         Diagnosis("sign", "SGD moves against the derivative: u_i <- u_i - alpha * loss'(...)",
@@ -184,6 +199,11 @@ def _run_sign(G, y, indices, alpha):
 
 Q2 = Question(
     id="ex2.q2", title="SGD with the cached Gram matrix", function="sgd_gram", points=3,
+    forbidden=(
+        "kernelcourse.sgd.sgd_gram",
+        "kernelcourse.sgd.dual_sgd_step",
+        "kernelcourse.sgd.KernelSGD",
+    ),
     reference=_run, cases=_cases_run,
     diagnoses=[
         Diagnosis("all coordinates", "a step changes only u[i_t]; you moved all of u along the row G[i_t]",
@@ -223,6 +243,10 @@ def _map_with(omega_scale, feature_scale, offset_scale=2 * math.pi):
 
 Q3 = Question(
     id="ex2.q3", title="the random Fourier feature map", function="rff_map", points=4,
+    forbidden=(
+        "kernelcourse.random_features.fourier_features",
+        "kernelcourse.random_features.RandomFourierFeatures",
+    ),
     reference=_rff_map, cases=_cases_map,
     diagnoses=[
         Diagnosis("variance gamma", "the frequencies have variance 2 gamma, so Omega = sqrt(2 gamma) G; "
@@ -255,6 +279,10 @@ def _cases_needed(rng):
 
 Q4 = Question(
     id="ex2.q4", title="how many random features", function="features_needed", points=2,
+    forbidden=(
+        "kernelcourse.random_features.features_needed",
+        "kernelcourse.random_features.hoeffding_bound",
+    ),
     reference=lambda a, delta: features_needed(a, delta), cases=_cases_needed,
     diagnoses=[
         Diagnosis("no factor 2", "the bound is 2 exp(-D a^2 / 8) <= delta, so D >= 8 ln(2 / delta) / a^2",
@@ -295,6 +323,11 @@ def _cost_mistake(changes):
 
 Q5 = Question(
     id="ex2.q5", title="the computation column of the cost table", function="cost_of_way", points=3,
+    forbidden=(
+        "kernelcourse.sgd.predicted_cost",
+        "kernelcourse.sgd.cost_table",
+        "kernelcourse.sgd.format_cost_table",
+    ),
     reference=_cost, cases=_cases_cost,
     diagnoses=[
         Diagnosis("no precomputation", "count the precomputation too: caching the features costs "

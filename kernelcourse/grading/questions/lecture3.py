@@ -74,6 +74,11 @@ def _cases_dual_ridge(rng):
 
 CP1 = Question(
     id="l3.cp1", title="dual ridge regression", function="dual_ridge", points=2,
+    forbidden=(
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.dual.map_linear_dual",
+    ),
     reference=dual_ridge, cases=_cases_dual_ridge,
     diagnoses=[
         Diagnosis("no lam", "lambda is missing: the dual solves (K + lam I) alpha = y, not K alpha = y",
@@ -119,6 +124,11 @@ def _centred_sum_zero(Kc, case):
 
 CP2 = Question(
     id="l3.cp2", title="centering a Gram matrix", function="center_gram", points=2,
+    forbidden=(
+        "kernelcourse.feature_space.center_gram",
+        "kernelcourse.feature_space.center_kernel_rows",
+        "kernelcourse.feature_space.GramCenterer",
+    ),
     reference=center_gram, cases=_cases_center,
     properties=[Property("mean zero", _centred_sum_zero,
                          "the centred sample has mean zero, so j^T K_hat j = sum of all entries = 0")],
@@ -157,6 +167,13 @@ def _cases_predict(rng):
 
 Q1 = Question(
     id="ex3.q1", title="predicting with kernel ridge regression", function="kernel_ridge_predict",
+    forbidden=(
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.ridge_predict_dual",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.dual.map_linear_dual",
+        "kernelcourse.dual.dual_predict",
+    ),
     points=2, reference=_kernel_ridge_predict, cases=_cases_predict,
     diagnoses=[
         Diagnosis("no lam", "lambda is missing from the dual solve: alpha = (K + lam I)^-1 y",
@@ -202,6 +219,11 @@ def _rows_train_rows(K_test, K_train):
 
 Q2 = Question(
     id="ex3.q2", title="centering new points' kernel rows", function="center_test_rows",
+    forbidden=(
+        "kernelcourse.feature_space.center_kernel_rows",
+        "kernelcourse.feature_space.center_gram",
+        "kernelcourse.feature_space.GramCenterer",
+    ),
     points=3, reference=_center_test_rows, cases=_cases_center_rows,
     diagnoses=[
         Diagnosis("own mean", "you centred the test points on their own mean; new points are "
@@ -232,6 +254,11 @@ def _unit_diagonal(Kn, case):
 
 Q3 = Question(
     id="ex3.q3", title="the normalised Gram matrix", function="normalized_gram", points=2,
+    forbidden=(
+        "kernelcourse.feature_space.normalize_gram",
+        "kernelcourse.feature_space.normalize_kernel_rows",
+        "kernelcourse.kernels.Normalized",
+    ),
     reference=normalize_gram, cases=_cases_normalized,
     properties=[Property("unit diagonal", _unit_diagonal,
                          "normalised features have unit norm: every k_hat(x, x) must be 1")],
@@ -282,6 +309,11 @@ def _b_sorted(K, y):
 
 Q4 = Question(
     id="ex3.q4", title="the centre-of-mass classifier's offset b", function="centre_of_mass_b",
+    forbidden=(
+        "kernelcourse.feature_space.centre_of_mass_offset",
+        "kernelcourse.feature_space.centre_of_mass_scores",
+        "kernelcourse.feature_space.CentreOfMassClassifier",
+    ),
     points=2, reference=centre_of_mass_offset, cases=_cases_b,
     diagnoses=[
         Diagnosis("no 1/2", "b has a factor 1/2: b = (||phi_S+||^2 - ||phi_S-||^2) / 2",
@@ -340,6 +372,10 @@ def _nov_over_m(K_train, K_test, diag_test):
 
 Q5 = Question(
     id="ex3.q5", title="the novelty score", function="novelty_scores", points=3,
+    forbidden=(
+        "kernelcourse.feature_space.squared_distances_to_mean",
+        "kernelcourse.feature_space.NoveltyBall",
+    ),
     reference=_novelty_scores, cases=_cases_novelty,
     diagnoses=[
         Diagnosis("squared", "you compared squared distances; the score is the distance "
@@ -408,6 +444,10 @@ def _perceptron_batch(K, y, max_epochs):
 
 Q6 = Question(
     id="ex3.q6", title="the kernel perceptron", function="kernel_perceptron", points=3,
+    forbidden=(
+        "kernelcourse.perceptron.dual_perceptron",
+        "kernelcourse.perceptron.KernelPerceptron",
+    ),
     reference=_kernel_perceptron, cases=_cases_perceptron,
     diagnoses=[
         Diagnosis("strict test", "a point on the boundary (y_j f(x_j) = 0) counts as a mistake: "
@@ -446,6 +486,11 @@ def _bound_no_sqrt(K, y, s):
 
 Q7 = Question(
     id="ex3.q7", title="Novikoff's bound from the Gram matrix", function="perceptron_bound",
+    forbidden=(
+        "kernelcourse.perceptron.novikoff_bound",
+        "kernelcourse.perceptron.feature_radius",
+        "kernelcourse.perceptron.margin_of",
+    ),
     points=2, reference=_perceptron_bound, cases=_cases_bound,
     diagnoses=[
         Diagnosis("R without the square root", "R = max_i ||phi(x_i)|| = max_i sqrt(k(x_i, x_i)); "

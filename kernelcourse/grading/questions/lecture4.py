@@ -80,6 +80,12 @@ def _solve(K, y, r):
 
 CP1 = Question(
     id="l4.cp1", title="dual MAP coefficients", function="dual_coefficients", points=2,
+    forbidden=(
+        "kernelcourse.dual.map_linear_dual",
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.dual.MAPRegression",
+    ),
     reference=map_linear_dual, cases=_cases_dual,
     diagnoses=[
         Diagnosis("ratio inverted", "the ratio is inverted: the prior adds sigma^2 / lam^2 "
@@ -114,6 +120,11 @@ def _map2_vec(X):
 
 CP2 = Question(
     id="l4.cp2", title="the lecture's quadratic map", function="lecture_quadratic_map", points=2,
+    forbidden=(
+        "kernelcourse.features.homogeneous_polynomial_map",
+        "kernelcourse.features.quadratic_map",
+        "kernelcourse.features.polynomial_map",
+    ),
     reference=_lecture_map, cases=_cases_map2,
     diagnoses=[
         Diagnosis("no sqrt 2", "the middle feature is sqrt(2) x1 x2: (x.z)^2 has the cross term "
@@ -144,6 +155,11 @@ def _cases_residual(rng):
 
 Q1 = Question(
     id="ex4.q1", title="dual coefficients from the residuals", function="residual_alpha",
+    forbidden=(
+        "kernelcourse.dual.map_linear_alpha",
+        "kernelcourse.dual.map_linear_dual",
+        "kernelcourse.dual.MAPRegression",
+    ),
     points=2, reference=map_linear_alpha, cases=_cases_residual,
     diagnoses=[
         Diagnosis("ratio inverted", "the factor is lam^2 / sigma^2 (prior variance over noise "
@@ -178,6 +194,7 @@ def _sigm(t):
 
 Q2 = Question(
     id="ex4.q2", title="the dual view of logistic regression", function="logistic_alpha",
+    forbidden=("kernelcourse.dual.map_logistic_alpha", "kernelcourse.dual.logistic_probability",),
     points=2, reference=map_logistic_alpha, cases=_cases_logistic,
     diagnoses=[
         Diagnosis("P not 1 - P", "the weight is 1 - P(y_i | x_i, w), the probability of the "
@@ -216,6 +233,13 @@ def _cases_prediction(rng):
 
 Q3 = Question(
     id="ex4.q3", title="predicting in the dual", function="dual_prediction", points=2,
+    forbidden=(
+        "kernelcourse.dual.dual_predict",
+        "kernelcourse.dual.map_linear_dual",
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.dual.MAPRegression",
+    ),
     reference=_dual_prediction, cases=_cases_prediction,
     diagnoses=[
         Diagnosis("ratio inverted", "the diagonal gets sigma^2 / lam^2, not lam^2 / sigma^2",
@@ -274,6 +298,11 @@ def _detect_weights(cross):
 
 Q4 = Question(
     id="ex4.q4", title="the quadratic map in m dimensions", function="quadratic_features",
+    forbidden=(
+        "kernelcourse.features.homogeneous_polynomial_map",
+        "kernelcourse.features.quadratic_map",
+        "kernelcourse.features.polynomial_map",
+    ),
     points=3, reference=_quadratic_features, cases=_cases_quadratic, compare_reference=False,
     properties=[
         Property("shape", lambda Phi, case: np.shape(Phi) == (len(case.args[0]),
@@ -310,6 +339,10 @@ def _cases_count(rng):
 
 Q5 = Question(
     id="ex4.q5", title="how many features has (x.z)^p", function="poly_feature_count", points=1,
+    forbidden=(
+        "kernelcourse.features.feature_dim_homogeneous",
+        "kernelcourse.features.feature_dim_polynomial",
+    ),
     reference=feature_dim_homogeneous, cases=_cases_count,
     diagnoses=[
         Diagnosis("ordered", "m^p counts ordered products (x1 x2 and x2 x1 apart); the features "
@@ -347,6 +380,7 @@ def _cases_sets(rng):
 
 Q6 = Question(
     id="ex4.q6", title="a kernel on sets", function="set_kernel", points=2,
+    forbidden=("kernelcourse.kernels.SetKernel",),
     reference=_set_kernel, cases=_cases_sets,
     diagnoses=[
         Diagnosis("union", "the kernel counts the shared elements, |S n T| (s & t), not the union",
@@ -444,6 +478,11 @@ def _said_kernel(names):
 
 Q7 = Question(
     id="ex4.q7", title="kernel or not?", function="kernel_or_witness", points=3,
+    forbidden=(
+        "kernelcourse.kernels.find_non_psd_witness",
+        "kernelcourse.kernels.is_psd",
+        "kernelcourse.kernels.min_eigenvalue",
+    ),
     reference=_kernel_or_witness, cases=_cases_candidates, compare_reference=False,
     properties=[
         Property("verdict", _verdict_right, "return None exactly when the function is a kernel "

@@ -65,6 +65,7 @@ def _cases_evaluate(rng):
 
 CP1 = Question(
     id="l5.cp1", title="evaluating a sum of bumps", function="evaluate_rkhs", points=2,
+    forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.kernel_section",),
     reference=_evaluate, cases=_cases_evaluate,
     diagnoses=[
         Diagnosis("gamma divides", "the package's gamma multiplies: exp(-gamma ||x - z||^2), not "
@@ -97,6 +98,11 @@ def _cases_gradient(rng):
 
 CP2 = Question(
     id="l5.cp2", title="the functional gradient of the regularised squared loss",
+    forbidden=(
+        "kernelcourse.rkhs.regularised_squared_loss",
+        "kernelcourse.rkhs.squared_loss",
+        "kernelcourse.rkhs.RKHSFunction",
+    ),
     function="regularised_gradient", points=2, reference=_regularised_gradient, cases=_cases_gradient,
     diagnoses=[
         Diagnosis("lam without 2", "grad ||f||^2 = 2 f, so the regulariser contributes 2 lam alpha",
@@ -131,6 +137,7 @@ def _cases_norm(rng):
 
 Q1 = Question(
     id="ex5.q1", title="the RKHS norm", function="rkhs_norm", points=2,
+    forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.squared_norm",),
     reference=_rkhs_norm, cases=_cases_norm,
     diagnoses=[
         Diagnosis("squared", "that is ||f||^2 = alpha^T K alpha; the norm is its square root",
@@ -162,6 +169,7 @@ def _cases_inner(rng):
 
 Q2 = Question(
     id="ex5.q2", title="the RKHS inner product", function="rkhs_inner", points=2,
+    forbidden=("kernelcourse.rkhs.RKHSFunction",),
     reference=_rkhs_inner, cases=_cases_inner,
     diagnoses=[
         Diagnosis("coefficients only", "<f, g> is not alpha . beta: each pair of bumps is weighted by "
@@ -218,6 +226,13 @@ def _two_eta_residual(eta, y, fx):
 
 Q3 = Question(
     id="ex5.q3", title="one functional gradient step, squared loss", function="squared_loss_step",
+    forbidden=(
+        "kernelcourse.rkhs.coefficient_update",
+        "kernelcourse.rkhs.RKHSFunction",
+        "kernelcourse.rkhs.OnlineKernelMachine",
+        "kernelcourse.rkhs.fit_online",
+        "kernelcourse.rkhs.functional_gradient_descent",
+    ),
     points=3, reference=_squared_loss_step, cases=lambda rng: _cases_step(rng, hinge=False),
     diagnoses=[
         Diagnosis("no shrink", "the old coefficients must shrink by (1 - 2 eta lam): that is the "
@@ -256,6 +271,13 @@ def _hinge_mistake(new_of, shrink_of=lambda eta, lam, error: 1 - 2 * eta * lam):
 
 Q4 = Question(
     id="ex5.q4", title="one functional gradient step, hinge loss", function="hinge_step",
+    forbidden=(
+        "kernelcourse.rkhs.coefficient_update",
+        "kernelcourse.rkhs.RKHSFunction",
+        "kernelcourse.rkhs.OnlineKernelMachine",
+        "kernelcourse.rkhs.fit_online",
+        "kernelcourse.rkhs.hinge_kernel_machine",
+    ),
     points=3, reference=_hinge_step, cases=lambda rng: _cases_step(rng, hinge=True),
     diagnoses=[
         Diagnosis("sign", "the hinge step adds +eta y_t K(x_t, .): moving against the subgradient "
@@ -295,6 +317,11 @@ def _cases_reproduce(rng):
 
 Q5 = Question(
     id="ex5.q5", title="the reproducing property", function="reproduce", points=2,
+    forbidden=(
+        "kernelcourse.rkhs.RKHSFunction",
+        "kernelcourse.rkhs.kernel_section",
+        "kernelcourse.rkhs.evaluation",
+    ),
     reference=_reproduce, cases=_cases_reproduce,
     diagnoses=[
         Diagnosis("K(x, x)", "K(x, .) has the single coefficient 1 on the centre x; pair it with the "
