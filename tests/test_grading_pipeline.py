@@ -6,7 +6,7 @@ import nbformat
 import pytest
 
 from kernelcourse.grading import get_question
-from kernelcourse.grading.grader import WorkerPool, answer_cells, grade_notebook
+from kernelcourse.grading.grader import answer_cells, grade_notebook
 from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
                                            student_notebook, student_source)
 
@@ -122,24 +122,17 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
 
 
 # --------------------------------------------------------------------- scores
-@pytest.fixture(scope="module")
-def pool():
-    pool = WorkerPool(memory_mb=1024)
-    yield pool
-    pool.close()
-
-
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_sources_score_full_marks(path, pool):
-    row = grade_notebook(path, pool=pool)
+def test_sources_score_full_marks(path):
+    row = grade_notebook(path, memory_mb=1024)
     assert row.errors == []
     assert row.possible > 0 and row.total == pytest.approx(row.possible), row.details
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_untouched_student_versions_score_zero_without_error(path, pool):
+def test_untouched_student_versions_score_zero_without_error(path):
     student = STUDENT_DIR / path.name
-    row = grade_notebook(student, pool=pool)
+    row = grade_notebook(student, memory_mb=1024)
     assert row.errors == [] and row.total == 0 and row.possible > 0
     assert all(d.endswith(", 0/" + d.rsplit("/", 1)[1]) and "not attempted" in d
                for d in row.details.values())
