@@ -126,7 +126,7 @@ class Sandbox:
             args += ["--ro-bind", root, root]
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH,
-                 "--chdir", SCRATCH, "--clearenv"]
+                 "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
         for key, value in env.items():

@@ -1,0 +1,184 @@
+"""The grader's sandbox on its own: what a process inside it can see, reach and use.
+
+Each test starts a real sandbox (bubblewrap, as `kernelcourse grade` does) and runs a short
+Python program in it; the program prints what it could do, and the test checks that against
+what the sandbox promises (see kernelcourse/grading/sandbox.py and the README's instructor
+section). The attacks through the grading command itself are in test_grading_attacks.py.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+import kernelcourse
+from kernelcourse.grading.sandbox import (Sandbox, SandboxUnavailable, TreeMemoryLimit,
+                                          find_bwrap, probe)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def box():
+    try:
+        return probe()
+    except SandboxUnavailable as exc:  # the grader refuses to run then; so do these tests
+        if os.environ.get("CI"):
+            pytest.fail(f"no sandbox under CI: {exc}")
+        pytest.skip(str(exc))
+
+
+def inside(box, code, limit=None, timeout=60):
+    """Run ``code`` in a fresh sandbox; return what it printed as JSON."""
+    command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL,
+                          preexec_fn=limit.enter if limit is not None else None)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_bubblewrap_is_found_without_debians_package(box):
+    assert find_bwrap()
+    assert "bubblewrap" in box.describe()
+
+
+def test_an_unusable_bubblewrap_is_refused_with_how_to_get_one(tmp_path):
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    with pytest.raises(SandboxUnavailable, match="No permissions to create new namespace.*"
+                                                 "apt-get install bubblewrap.*--no-sandbox"):
+        probe(str(fake))
+
+
+def test_the_file_system_shows_only_python_the_package_and_a_private_scratch(box, tmp_path):
+    secret = tmp_path / "other_submission.ipynb"
+    secret.write_text("answers")
+    home = Path.home()
+    out = inside(box, f"""
+        import json, os
+        def can_list(p):
+            try:
+                return sorted(os.listdir(p))
+            except OSError as exc:
+                return type(exc).__name__
+        def can_write(p):
+            try:
+                with open(p, "w") as f:
+                    f.write("x")
+                return True
+            except OSError:
+                return False
+        print(json.dumps({{
+            "uid": os.getuid(), "cwd": os.getcwd(), "home": os.environ["HOME"],
+            "scratch": can_list("/tmp"), "secret": os.path.exists({str(secret)!r}),
+            "tmp_path": os.path.exists({str(tmp_path)!r}),
+            "real_home": can_list({str(home)!r}),
+            "checkout": can_list({str(ROOT)!r}),
+            "write_package": can_write({str(Path(kernelcourse.__file__).parent / 'x.py')!r}),
+            "write_scratch": can_write("/tmp/mine.txt"),
+            "write_root": can_write("/evil"),
+            "etc": can_list("/etc"),
+            "env": sorted(os.environ),
+        }}))""")
+    assert out["uid"] == 65534 and out["cwd"] == "/tmp" and out["home"] == "/tmp"
+    assert out["scratch"] == [] and out["write_scratch"]
+    assert not out["secret"] and not out["tmp_path"]
+    assert not out["write_package"] and not out["write_root"]
+    # of the checkout, only the package and (when it lives there) the virtual environment
+    assert set(out["checkout"]) <= {"kernelcourse", ".venv"}, out["checkout"]
+    assert "passwd" not in out["etc"] and "shadow" not in out["etc"]
+    if isinstance(out["real_home"], list):  # the Python installation may live in the home
+        assert set(out["real_home"]) <= {".pyenv", ".local"}, out["real_home"]
+    assert not any(k.startswith(("PYTHONPATH", "SSH", "KERNELCOURSE")) for k in out["env"])
+    assert not (Path(kernelcourse.__file__).parent / "x.py").exists()
+
+
+def test_no_network_reaches_the_host(box):
+    hits = []
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(0.2)
+        port = server.getsockname()[1]
+        stop = threading.Event()
+
+        def accept():
+            while not stop.is_set():
+                try:
+                    conn, _ = server.accept()
+                    hits.append(conn)
+                except OSError:
+                    pass
+        thread = threading.Thread(target=accept)
+        thread.start()
+        try:
+            out = inside(box, f"""
+                import json, socket
+                try:
+                    socket.create_connection(("127.0.0.1", {port}), timeout=2)
+                    print(json.dumps("connected"))
+                except OSError as exc:
+                    print(json.dumps(type(exc).__name__))""")
+        finally:
+            stop.set()
+            thread.join()
+    assert out in ("ConnectionRefusedError", "OSError", "TimeoutError")
+    assert hits == []
+
+
+def test_other_processes_are_invisible_and_all_die_with_the_sandbox(box, tmp_path):
+    out = inside(box, """
+        import json, os, subprocess
+        pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+        if os.fork() == 0:          # a child that would outlive us
+            os.setsid()
+            import time
+            time.sleep(30)
+            os._exit(0)
+        print(json.dumps({"pids": pids, "me": os.getpid(), "ppid_visible":
+                          os.path.exists(f"/proc/{os.getppid()}/cmdline")}))""")
+    assert out["pids"] == [1, out["me"]], out   # bubblewrap's init and us, nothing else
+    # the sleeping child was killed with the sandbox: no sandboxed python is left on the host
+    left = subprocess.run(["pgrep", "-f", "time.sleep(30)"], capture_output=True, text=True)
+    assert left.stdout.strip() == "" or all(
+        not Path(f"/proc/{p}").exists() for p in left.stdout.split())
+
+
+def test_the_memory_cap_covers_the_whole_process_tree(box):
+    limit = TreeMemoryLimit(512)
+    try:
+        code = """
+            import json, os
+            kids = []
+            for _ in range(3):      # three processes of 300 MB each under one 512 MB cap
+                pid = os.fork()
+                if pid == 0:
+                    block = bytearray(300 * 1024 * 1024)
+                    for i in range(0, len(block), 4096):
+                        block[i] = 1
+                    import time
+                    time.sleep(3)
+                    os._exit(0)
+                kids.append(pid)
+            codes = [os.waitpid(pid, 0)[1] for pid in kids]
+            print(json.dumps({"killed": sum(os.WIFSIGNALED(c) for c in codes)}))"""
+        command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                stdin=subprocess.DEVNULL, preexec_fn=limit.enter)
+        limit.watch(proc.pid)
+        stdout, stderr = proc.communicate(timeout=120)
+        if proc.returncode == 0:
+            assert json.loads(stdout.strip().splitlines()[-1])["killed"] >= 1, (limit.kind, stdout)
+        else:  # the watchdog kills the whole tree
+            assert limit.kind == "watchdog" and limit.tripped
+        assert limit.oom_killed(), limit.kind
+    finally:
+        limit.close()
+    assert all(not d.exists() for d in limit.dirs)
