@@ -1,0 +1,188 @@
+"""What every estimator of the course shares: scikit-learn's estimator contract.
+
+The estimators inherit scikit-learn's base classes (``BaseEstimator`` and the
+mixins), which give ``get_params``/``set_params``, ``clone``, the estimator
+tags and ``fit_transform``; everything they compute is the course's own. The
+helpers here are the contract's input side: the checks scikit-learn's estimator
+checks expect at ``fit`` and ``predict`` (complex numbers, ``n_features_in_``,
+a missing ``y``), and the classifiers' labels, any two distinct values, which
+the course's algorithms see as -1 and +1.
+"""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import RegressorTags
+
+from ._validation import as_2d
+
+__all__ = ["check_X", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
+           "decode_binary_labels", "accuracy", "r2", "Classifier", "Regressor",
+           "ClassifierOrRegressor", "default_kernel"]
+
+
+def default_kernel(kernel):
+    """``kernel``, or the course's default ``RBF(gamma=1.0)`` when it is None."""
+    if kernel is None:
+        from .kernels import RBF
+        return RBF(gamma=1.0)
+    return kernel
+
+
+def check_fitted(estimator, attribute, how="fit(X, y)", use="predicting"):
+    """Raise ``ValueError`` naming the estimator when ``attribute`` was not learned yet."""
+    if not hasattr(estimator, attribute):
+        raise ValueError(f"this {type(estimator).__name__} is not fitted yet: call {how} "
+                         f"before {use}")
+
+
+def check_X(estimator, X, reset, name="X"):
+    """``X`` as a finite 2-D float array; sets ``n_features_in_`` (``reset``) or checks it.
+
+    Complex input is refused (casting it to float would drop the imaginary part).
+    """
+    X = as_2d(check_real(X, name), name)
+    if reset:
+        estimator.n_features_in_ = X.shape[1]
+    else:
+        check_fitted(estimator, "n_features_in_")
+        if X.shape[1] != estimator.n_features_in_:
+            raise ValueError(
+                f"{name} has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+                f"{estimator.n_features_in_} features as input; got {name} with shape {X.shape}")
+    return X
+
+
+def check_real(X, name="X"):
+    """Refuse complex input, which a cast to float would silently make real; returns ``X``."""
+    if np.iscomplexobj(X):
+        raise ValueError(f"{name} must be real; got complex data of shape {np.shape(X)}")
+    return X
+
+
+def check_y_given(estimator, y):
+    """Raise when a supervised estimator gets ``y=None``."""
+    if y is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target "
+                         "y is None")
+
+
+def encode_binary_labels(estimator, y, n, classes=None):
+    """Labels with two distinct values as -1.0 / +1.0; sets ``classes_`` (sorted).
+
+    ``classes_[0]`` becomes -1 and ``classes_[1]`` becomes +1, so labels already
+    in {-1, +1} keep their values. ``classes`` fixes the two classes in advance
+    (``partial_fit``); once ``classes_`` is set, later calls keep it.
+    """
+    check_y_given(estimator, y)
+    name = type(estimator).__name__
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} labels but there are {n} samples")
+    if y.dtype.kind == "f":
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y contains NaN or inf")
+        if np.any(y != np.round(y)):
+            raise ValueError(f"Unknown label type: y holds continuous values; {name} is a "
+                             "classifier and needs two class labels")
+    if classes is None:
+        classes = getattr(estimator, "classes_", None)
+    classes = np.unique(y) if classes is None else np.unique(np.asarray(classes))
+    if len(classes) != 2:
+        word = "class" if len(classes) == 1 else "classes"
+        raise ValueError(f"{name} is a binary classifier: y must hold two classes; got "
+                         f"{len(classes)} {word}: {classes[:5].tolist()}")
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(f"y holds labels outside the classes {classes.tolist()}: "
+                         f"{np.unique(y[unknown])[:5].tolist()}")
+    estimator.classes_ = classes
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def decode_binary_labels(estimator, positive):
+    """``classes_[1]`` where ``positive`` is true, ``classes_[0]`` elsewhere."""
+    return estimator.classes_[np.asarray(positive, dtype=int)]
+
+
+def accuracy(y_true, y_pred):
+    """The fraction of predictions equal to the labels."""
+    y_true = np.asarray(y_true)
+    if y_true.shape != np.shape(y_pred):
+        raise ValueError(f"y must have one label per row of X, shape {np.shape(y_pred)}; "
+                         f"got shape {y_true.shape}")
+    return float(np.mean(y_true == y_pred))
+
+
+def r2(y_true, y_pred):
+    """The coefficient of determination ``1 - sum (y - f)^2 / sum (y - mean y)^2``.
+
+    For several outputs, the mean over the outputs. A constant ``y`` gives 1.0
+    when predicted exactly and 0.0 otherwise.
+    """
+    y_true = np.asarray(y_true, dtype=float)
+    y_pred = np.asarray(y_pred, dtype=float)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y must have the shape of the predictions {y_pred.shape}; "
+                         f"got shape {y_true.shape}")
+    if y_true.ndim == 1:
+        y_true, y_pred = y_true[:, None], y_pred[:, None]
+    residual = np.sum((y_true - y_pred) ** 2, axis=0)
+    total = np.sum((y_true - y_true.mean(axis=0)) ** 2, axis=0)
+    safe = np.where(total > 0, total, 1.0)
+    scores = np.where(total > 0, 1.0 - residual / safe, np.where(residual == 0, 1.0, 0.0))
+    return float(np.mean(scores))
+
+
+class Classifier(ClassifierMixin, BaseEstimator):
+    """A binary classifier: ``score`` is our accuracy; the tags say two classes only."""
+
+    def score(self, X, y, sample_weight=None):
+        """The fraction of rows of ``X`` whose predicted label equals ``y``."""
+        if sample_weight is not None:
+            raise ValueError(f"{type(self).__name__}.score takes no sample_weight")
+        return accuracy(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class Regressor(RegressorMixin, BaseEstimator):
+    """A regressor: ``score`` is our coefficient of determination R^2."""
+
+    def score(self, X, y, sample_weight=None):
+        """R^2 of the predictions for ``X`` against ``y``."""
+        if sample_weight is not None:
+            raise ValueError(f"{type(self).__name__}.score takes no sample_weight")
+        return r2(y, self.predict(X))
+
+
+class ClassifierOrRegressor(Classifier):
+    """A classifier for its classification loss, a regressor for ``loss="squared"``.
+
+    The tags and ``score`` (accuracy or R^2) follow the ``loss`` parameter, so that
+    scikit-learn's model selection treats each setting as what it is.
+    """
+
+    def _regresses(self):
+        return self.loss == "squared"
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy for the classification loss, R^2 for the squared loss."""
+        if not self._regresses():
+            return super().score(X, y, sample_weight)
+        if sample_weight is not None:
+            raise ValueError(f"{type(self).__name__}.score takes no sample_weight")
+        return r2(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self._regresses():
+            tags.estimator_type = "regressor"
+            tags.classifier_tags = None
+            tags.regressor_tags = RegressorTags()
+        return tags
