@@ -624,12 +624,18 @@ class OnlineKernelMachine(ClassifierOrRegressor):
         """Continue the stream with the rows of X (starting from ``f = 0`` on first use).
 
         ``classes`` (hinge loss): the two labels of the whole stream, needed on the
-        first call when its ``y`` may hold only one of them.
+        first call when its ``y`` may hold only one of them; labels in {-1, +1}
+        need none (the classes are then -1 and +1).
         """
         self._validate()
         first = not hasattr(self, "centres_")
         X = check_X(self, X, reset=first)
         if self.loss == "hinge":
+            y_arr = np.asarray(y) if y is not None else None
+            if (classes is None and not hasattr(self, "classes_") and y_arr is not None
+                    and y_arr.dtype.kind in "iuf" and np.isin(y_arr, (-1, 1)).all()):
+                # the lecture's labels: a stream may start with only one of -1 and +1
+                classes = np.array([-1, 1], dtype=y_arr.dtype)
             y = encode_binary_labels(self, y, X.shape[0], classes=classes)
         else:
             check_y_given(self, y)
