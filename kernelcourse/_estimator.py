@@ -10,13 +10,17 @@ the course's algorithms see as -1 and +1.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.utils import RegressorTags
 
 from ._validation import as_2d
 
-__all__ = ["check_X", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
+__all__ = ["check_X", "check_array_input", "check_n_features", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
            "decode_binary_labels", "accuracy", "r2", "Classifier", "Regressor",
            "ClassifierOrRegressor", "default_kernel"]
 
@@ -30,33 +34,69 @@ def default_kernel(kernel):
 
 
 def check_fitted(estimator, attribute, how="fit(X, y)", use="predicting"):
-    """Raise ``ValueError`` naming the estimator when ``attribute`` was not learned yet."""
+    """Raise when ``attribute`` was not learned yet, naming the estimator.
+
+    The error is scikit-learn's ``NotFittedError``, a ``ValueError`` (and an
+    ``AttributeError``), as scikit-learn's tools expect.
+    """
     if not hasattr(estimator, attribute):
-        raise ValueError(f"this {type(estimator).__name__} is not fitted yet: call {how} "
+        raise NotFittedError(f"this {type(estimator).__name__} is not fitted yet: call {how} "
                          f"before {use}")
 
 
 def check_X(estimator, X, reset, name="X"):
     """``X`` as a finite 2-D float array; sets ``n_features_in_`` (``reset``) or checks it.
 
-    Complex input is refused (casting it to float would drop the imaginary part).
+    :func:`check_array_input`, then :func:`~kernelcourse._validation.as_2d`.
     """
-    X = as_2d(check_real(X, name), name)
+    X = as_2d(check_array_input(X, name), name)
     if reset:
         estimator.n_features_in_ = X.shape[1]
     else:
-        check_fitted(estimator, "n_features_in_")
-        if X.shape[1] != estimator.n_features_in_:
-            raise ValueError(
-                f"{name} has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
-                f"{estimator.n_features_in_} features as input; got {name} with shape {X.shape}")
+        check_n_features(estimator, X, name)
     return X
+
+
+def check_n_features(estimator, X, name="X", what=""):
+    """Raise unless ``X`` has the ``n_features_in_`` columns seen by ``fit``."""
+    check_fitted(estimator, "n_features_in_")
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(
+            f"{what}X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+            f"{estimator.n_features_in_} features as input; got {name} with shape {X.shape}")
+
+
+def check_array_input(X, name="X"):
+    """The errors scikit-learn's estimator checks look for, before :func:`as_2d`.
+
+    Sparse and complex input are refused (a cast to float would drop the
+    imaginary part), objects that are not numbers give a ``TypeError``, and a
+    1-D or featureless array says how to reshape. Returns a numpy array.
+    """
+    if sparse.issparse(X):
+        raise TypeError(f"{name} is a sparse {type(X).__name__}: sparse input is not supported; "
+                        f"pass a dense array ({name}.toarray())")
+    arr = check_real(np.asarray(X), name)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must hold numbers only: {exc}") from None
+    if arr.ndim == 1:
+        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features); got 1-D "
+                         f"with shape {arr.shape}. Reshape your data: {name}.reshape(1, -1) for "
+                         f"one sample, {name}.reshape(-1, 1) for one feature")
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 "
+                         "is required.")
+    return arr
 
 
 def check_real(X, name="X"):
     """Refuse complex input, which a cast to float would silently make real; returns ``X``."""
     if np.iscomplexobj(X):
-        raise ValueError(f"{name} must be real; got complex data of shape {np.shape(X)}")
+        raise ValueError(f"{name} must be real (Complex data not supported); got complex data "
+                         f"of shape {np.shape(X)}")
     return X
 
 
@@ -77,6 +117,10 @@ def encode_binary_labels(estimator, y, n, classes=None):
     check_y_given(estimator, y)
     name = type(estimator).__name__
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected: "
+                      f"{name} uses y.ravel()", DataConversionWarning, stacklevel=3)
+        y = y.ravel()
     if y.ndim != 1:
         raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
     if y.shape[0] != n:
@@ -92,8 +136,9 @@ def encode_binary_labels(estimator, y, n, classes=None):
     classes = np.unique(y) if classes is None else np.unique(np.asarray(classes))
     if len(classes) != 2:
         word = "class" if len(classes) == 1 else "classes"
+        only = " Only binary classification is supported." if len(classes) > 2 else ""
         raise ValueError(f"{name} is a binary classifier: y must hold two classes; got "
-                         f"{len(classes)} {word}: {classes[:5].tolist()}")
+                         f"{len(classes)} {word}: {classes[:5].tolist()}.{only}")
     unknown = ~np.isin(y, classes)
     if unknown.any():
         raise ValueError(f"y holds labels outside the classes {classes.tolist()}: "

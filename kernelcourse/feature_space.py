@@ -24,8 +24,8 @@ import numpy as np
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ._estimator import (Classifier, check_fitted, check_real, check_X, decode_binary_labels,
-                         default_kernel, encode_binary_labels)
+from ._estimator import (Classifier, check_array_input, check_fitted, check_n_features, check_X,
+                         decode_binary_labels, default_kernel, encode_binary_labels)
 from ._validation import as_2d, as_labels, check_square
 
 __all__ = [
@@ -228,9 +228,10 @@ class GramCenterer(TransformerMixin, BaseEstimator):
     """
 
     def _fit_matrix(self, K):
-        K = _as_float_matrix(check_real(K, "K"), "K")
+        K = _as_float_matrix(check_array_input(K, "K"), "K")
         if K.shape[0] != K.shape[1]:
-            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
+            bad = "" if np.all(np.isfinite(K)) else " that contains NaN or inf"
+            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}{bad}")
         self.n_features_in_ = K.shape[1]
         return K
 
@@ -254,11 +255,14 @@ class GramCenterer(TransformerMixin, BaseEstimator):
         the column means and the grand mean are the training sample's, never the new points'.
         """
         check_fitted(self, "column_means_", how="fit(K_train)", use="transform")
-        K_new = _as_float_matrix(check_real(K_new, "K_new"), "K_new")
+        K_new = _as_float_matrix(check_array_input(K_new, "K_new"), "K_new")
         m = self.column_means_.shape[0]
-        if K_new.shape[1] != m:
-            raise ValueError(f"K_new must have one column per training point ({m}); "
-                             f"got shape {K_new.shape}")
+        if K_new.shape[1] != m and not np.all(np.isfinite(K_new)):
+            raise ValueError(f"K_new contains NaN or inf (and has {K_new.shape[1]} columns, "
+                             f"not one per training point ({m}))")
+        # the columns of K_new are the scikit-learn "features": one per training point
+        check_n_features(self, K_new, "K_new", what=f"K_new must have one column per training "
+                                                    f"point ({m}): ")
         row_means = K_new @ np.ones(m) / m
         _check_finite_means(row_means, K_new, "K_new")
         # K - r_a - c_i + g, with g folded into the row shift: one blocked pass writing K.

@@ -282,7 +282,7 @@ class Perceptron(Classifier):
         return decode_binary_labels(self, self.decision_function(X) > 0)
 
 
-class KernelPerceptron:
+class KernelPerceptron(Classifier):
     """The kernel perceptron: the dual perceptron with ``k(x_i, x_j)`` for ``<x_i, x_j>``.
 
     .. math:: h(x) = \\mathrm{sgn}\\Big(\\sum_i \\alpha_i \\kappa(x_i, x)\\Big)

@@ -127,7 +127,7 @@ def test_centering_leaves_its_input_alone_and_needs_fitting(sample):
     assert np.array_equal(K, K0)
     with pytest.raises(ValueError, match=r"GramCenterer is not fitted yet"):
         GramCenterer().transform(K)
-    with pytest.raises(ValueError, match=r"K_new must have one column per training point \(25\); got shape \(3, 4\)"):
+    with pytest.raises(ValueError, match=r"K_new must have one column per training point \(25\): X has 4 features, but GramCenterer is expecting 25 features as input; got K_new with shape \(3, 4\)"):
         GramCenterer().fit(K).transform(np.ones((3, 4)))
     with pytest.raises(ValueError, match=r"K must be a square \(n, n\) Gram matrix; got shape \(25, 3\)"):
         center_gram(X)
