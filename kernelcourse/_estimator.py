@@ -21,7 +21,7 @@ from sklearn.utils import RegressorTags
 from ._validation import as_2d
 
 __all__ = ["check_X", "check_array_input", "check_n_features", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
-           "decode_binary_labels", "accuracy", "r2", "Classifier", "Regressor",
+           "decode_binary_labels", "as_real_targets", "accuracy", "r2", "Classifier", "Regressor",
            "ClassifierOrRegressor", "default_kernel"]
 
 
@@ -114,20 +114,9 @@ def encode_binary_labels(estimator, y, n, classes=None):
     in {-1, +1} keep their values. ``classes`` fixes the two classes in advance
     (``partial_fit``); once ``classes_`` is set, later calls keep it.
     """
-    check_y_given(estimator, y)
     name = type(estimator).__name__
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected: "
-                      f"{name} uses y.ravel()", DataConversionWarning, stacklevel=3)
-        y = y.ravel()
-    if y.ndim != 1:
-        raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
-    if y.shape[0] != n:
-        raise ValueError(f"y has {y.shape[0]} labels but there are {n} samples")
+    y = _as_1d_y(estimator, y, n, "labels")
     if y.dtype.kind == "f":
-        if not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or inf")
         if np.any(y != np.round(y)):
             raise ValueError(f"Unknown label type: y holds continuous values; {name} is a "
                              "classifier and needs two class labels")
@@ -145,6 +134,36 @@ def encode_binary_labels(estimator, y, n, classes=None):
                          f"{np.unique(y[unknown])[:5].tolist()}")
     estimator.classes_ = classes
     return np.where(y == classes[1], 1.0, -1.0)
+
+
+def _as_1d_y(estimator, y, n, what):
+    """``y`` as a 1-D array of ``n`` entries; a column vector is raveled with a warning."""
+    check_y_given(estimator, y)
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected: "
+                      f"{type(estimator).__name__} uses y.ravel()", DataConversionWarning,
+                      stacklevel=4)
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of {what}; got shape {y.shape}")
+    if y.shape[0] != n:
+        raise ValueError(f"y has {y.shape[0]} {what} but there are {n} samples")
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError("Input y contains NaN or inf")
+    return y
+
+
+def as_real_targets(estimator, y, n):
+    """Real targets as a 1-D float array of ``n`` values (a column vector is raveled)."""
+    y = _as_1d_y(estimator, y, n, "targets")
+    try:
+        y = y.astype(float)
+    except (TypeError, ValueError):
+        raise ValueError(f"y must hold real numbers; got dtype {y.dtype}") from None
+    if not np.all(np.isfinite(y)):
+        raise ValueError("Input y contains NaN or inf")
+    return y
 
 
 def decode_binary_labels(estimator, positive):
@@ -229,5 +248,6 @@ class ClassifierOrRegressor(Classifier):
         if self._regresses():
             tags.estimator_type = "regressor"
             tags.classifier_tags = None
-            tags.regressor_tags = RegressorTags()
+            # a constant step / a single online pass: not trained to convergence
+            tags.regressor_tags = RegressorTags(poor_score=True)
         return tags

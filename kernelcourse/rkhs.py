@@ -35,7 +35,7 @@ from typing import Callable
 import numpy as np
 import scipy.linalg
 
-from ._estimator import (ClassifierOrRegressor, check_fitted, check_X, check_y_given,
+from ._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                          decode_binary_labels, default_kernel, encode_binary_labels)
 from ._progress import Progress
 from ._validation import as_2d, as_labels, check_nonnegative, check_positive, check_positive_int
@@ -638,8 +638,7 @@ class OnlineKernelMachine(ClassifierOrRegressor):
                 classes = np.array([-1, 1], dtype=y_arr.dtype)
             y = encode_binary_labels(self, y, X.shape[0], classes=classes)
         else:
-            check_y_given(self, y)
-            y = as_labels(y, X.shape[0], values=None)
+            y = as_real_targets(self, y, X.shape[0])
         if first:
             self._reset(X.shape[1])
         if not hasattr(self, "kernel_"):

@@ -43,7 +43,7 @@ import tracemalloc
 
 import numpy as np
 
-from kernelcourse._estimator import (ClassifierOrRegressor, check_fitted, check_X, check_y_given,
+from kernelcourse._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                                      decode_binary_labels, default_kernel, encode_binary_labels)
 from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int, check_square
 from kernelcourse.kernels import RBF, Kernel
@@ -359,8 +359,7 @@ class KernelSGD(ClassifierOrRegressor):
         if self.loss == "logistic":
             y = encode_binary_labels(self, y, X.shape[0])
         else:
-            check_y_given(self, y)
-            y = _labels(y, X.shape[0], self.loss)
+            y = as_real_targets(self, y, X.shape[0])
         rng = _rng(self.random_state)
         if indices is None:
             T = 20 * X.shape[0] if self.n_iter is None else check_positive_int(self.n_iter, "n_iter")
