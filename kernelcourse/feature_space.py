@@ -22,6 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from ._estimator import (Classifier, check_array_input, check_fitted, check_n_features, check_X,
+                         decode_binary_labels, default_kernel, encode_binary_labels)
 from ._validation import as_2d, as_labels, check_square
 
 __all__ = [
@@ -198,7 +202,7 @@ def _check_finite_means(means, K, name):
         raise ValueError(f"{name} contains NaN or inf{where}")
 
 
-class GramCenterer:
+class GramCenterer(TransformerMixin, BaseEstimator):
     """Centre kernel values on the training sample's mean in feature space.
 
     Centering maps ``phi(x) -> phi(x) - phi_S`` with ``phi_S = (1/m) sum_i phi(x_i)``:
@@ -212,17 +216,31 @@ class GramCenterer:
     ``transform`` applies them to any rows ``K_new[a, i] = k(x_a, x_i)``.
     The training matrix itself is ``transform(K)``. O(m^2): no ``j j^T`` is formed.
 
+    Its input is a Gram matrix, not data: in a scikit-learn ``Pipeline`` it
+    follows a step that returns kernel values (its ``pairwise`` tag says so).
+
     Attributes
     ----------
     column_means_ : array (m,)
     grand_mean_ : float
+    n_features_in_ : int
+        ``m``, the number of training points (the columns of ``K``).
     """
 
-    def fit(self, K) -> "GramCenterer":
-        """Store the column means and the grand mean of the training Gram matrix ``K``."""
-        K = _as_float_matrix(K, "K")
+    def _fit_matrix(self, K):
+        K = _as_float_matrix(check_array_input(K, "K"), "K")
         if K.shape[0] != K.shape[1]:
-            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
+            bad = "" if np.all(np.isfinite(K)) else " that contains NaN or inf"
+            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}{bad}")
+        self.n_features_in_ = K.shape[1]
+        return K
+
+    def fit(self, K, y=None) -> "GramCenterer":
+        """Store the column means and the grand mean of the training Gram matrix ``K``.
+
+        ``y`` is not used; it is accepted so that the centerer fits in a ``Pipeline``.
+        """
+        K = self._fit_matrix(K)
         m = K.shape[0]
         column_means = np.ones(m) @ K / m        # one BLAS pass over K
         _check_finite_means(column_means, K, "K")
@@ -236,31 +254,36 @@ class GramCenterer:
         The row means of ``K_new`` are each new point's own ``(1/m) sum_i k(x_a, x_i)``;
         the column means and the grand mean are the training sample's, never the new points'.
         """
-        if not hasattr(self, "column_means_"):
-            raise ValueError("this GramCenterer is not fitted yet: call fit(K_train) first")
-        K_new = _as_float_matrix(K_new, "K_new")
+        check_fitted(self, "column_means_", how="fit(K_train)", use="transform")
+        K_new = _as_float_matrix(check_array_input(K_new, "K_new"), "K_new")
         m = self.column_means_.shape[0]
-        if K_new.shape[1] != m:
-            raise ValueError(f"K_new must have one column per training point ({m}); "
-                             f"got shape {K_new.shape}")
+        if K_new.shape[1] != m and not np.all(np.isfinite(K_new)):
+            raise ValueError(f"K_new contains NaN or inf (and has {K_new.shape[1]} columns, "
+                             f"not one per training point ({m}))")
+        # the columns of K_new are the scikit-learn "features": one per training point
+        check_n_features(self, K_new, "K_new", what=f"K_new must have one column per training "
+                                                    f"point ({m}): ")
         row_means = K_new @ np.ones(m) / m
         _check_finite_means(row_means, K_new, "K_new")
         # K - r_a - c_i + g, with g folded into the row shift: one blocked pass writing K.
         return _centre_in_blocks(K_new, row_means - self.grand_mean_, self.column_means_)
 
-    def fit_transform(self, K) -> np.ndarray:
+    def fit_transform(self, K, y=None) -> np.ndarray:
         """``fit(K)`` then ``transform(K)``: the centered training Gram matrix.
 
         Same result, but the row and the column means come from one read of ``K``.
         """
-        K = _as_float_matrix(K, "K")
-        if K.shape[0] != K.shape[1]:
-            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}")
+        K = self._fit_matrix(K)
         row_means, column_means = _row_and_column_means(K)
         _check_finite_means(column_means, K, "K")
         self.column_means_ = column_means
         self.grand_mean_ = float(column_means.mean())
         return _centre_in_blocks(K, row_means - self.grand_mean_, column_means)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = True   # fit takes a square Gram matrix, transform (p, m) rows
+        return tags
 
 
 def center_gram(K) -> np.ndarray:
@@ -325,20 +348,13 @@ def centre_of_mass_weight(Phi, y) -> np.ndarray:
 
 
 class _Fitted:
-    def _check_fitted(self):
-        if not hasattr(self, "X_fit_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet: call fit first")
-
     def _rows(self, X):
-        self._check_fitted()
-        X = as_2d(X, "X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
-                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
-        return X, self.kernel(X, self.X_fit_)
+        check_fitted(self, "X_fit_", how="fit")
+        X = check_X(self, X, reset=False)
+        return X, self.kernel_(X, self.X_fit_)
 
 
-class CentreOfMassClassifier(_Fitted):
+class CentreOfMassClassifier(_Fitted, Classifier):
     """Classify by the nearer class centre of mass in feature space.
 
     .. math:: h(x) = \\mathrm{sgn}\\Big(\\frac1{m_+}\\sum_{S_+} \\kappa(x, x_i)
@@ -348,22 +364,27 @@ class CentreOfMassClassifier(_Fitted):
 
     Parameters
     ----------
-    kernel : kernel object
-        ``kernel(X, Z)`` returns the Gram matrix.
+    kernel : kernel object, default None
+        ``kernel(X, Z)`` returns the Gram matrix; None means ``RBF(gamma=1.0)``.
+
+    The labels ``y`` may be any two values: ``classes_[0]`` is the class
+    ``S_-`` and ``classes_[1]`` the class ``S_+`` (labels in {-1, +1} keep their meaning).
 
     Attributes
     ----------
     X_fit_, y_fit_ : training inputs and labels in {-1, +1}
     b_ : float
+    kernel_, classes_, n_features_in_ : the kernel used, the two labels, ``d``
     """
 
-    def __init__(self, kernel):
+    def __init__(self, kernel=None):
         self.kernel = kernel
 
     def fit(self, X, y) -> "CentreOfMassClassifier":
-        X = as_2d(X, "X")
-        y = as_labels(y, X.shape[0])
-        self.b_ = centre_of_mass_offset(self.kernel(X), y)
+        X = check_X(self, X, reset=True)
+        y = encode_binary_labels(self, y, X.shape[0])
+        self.kernel_ = default_kernel(self.kernel)
+        self.b_ = centre_of_mass_offset(self.kernel_(X), y)
         self.X_fit_, self.y_fit_ = X.copy(), y.copy()
         return self
 
@@ -372,8 +393,8 @@ class CentreOfMassClassifier(_Fitted):
         return centre_of_mass_scores(K_new, self.y_fit_, self.b_)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1} (a tie, value 0, goes to +1)."""
-        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+        """``classes_[1]`` (the label +1) where the decision value is ``>= 0``, else ``classes_[0]``."""
+        return decode_binary_labels(self, self.decision_function(X) >= 0)
 
 
 # ---------------------------------------------------------------- novelty detection
@@ -400,25 +421,33 @@ def squared_distances_to_mean(K_new, diag_new, K_train) -> np.ndarray:
     return np.maximum(d2, 0.0)
 
 
-class NoveltyBall(_Fitted):
+class NoveltyBall(_Fitted, BaseEstimator):
     """Novelty detection with a ball around the centre of mass in feature space.
 
     ``x`` is novel when ``||phi(x) - phi_S|| > r`` with the radius
     ``r = max_i ||phi(x_i) - phi_S||`` over the training sample, every distance
     computed by :func:`squared_distances_to_mean`.
 
+    Parameters
+    ----------
+    kernel : kernel object, default None
+        None means ``RBF(gamma=1.0)``.
+
     Attributes
     ----------
     radius_ : float
     train_distances_ : array (m,)
+    kernel_, n_features_in_ : the kernel used, ``d``
     """
 
-    def __init__(self, kernel):
+    def __init__(self, kernel=None):
         self.kernel = kernel
 
-    def fit(self, X) -> "NoveltyBall":
-        X = as_2d(X, "X")
-        K = self.kernel(X)
+    def fit(self, X, y=None) -> "NoveltyBall":
+        """Store the training points and the radius; ``y`` is not used (unsupervised)."""
+        X = check_X(self, X, reset=True)
+        self.kernel_ = default_kernel(self.kernel)
+        K = self.kernel_(X)
         self._sum_K = float(K.sum())
         self.train_distances_ = np.sqrt(squared_distances_to_mean(K, np.diag(K), K))
         self.radius_ = float(self.train_distances_.max())
@@ -429,12 +458,28 @@ class NoveltyBall(_Fitted):
         """``||phi(x) - phi_S||`` for each row of ``X``."""
         X, K_new = self._rows(X)
         m = self.X_fit_.shape[0]
-        d2 = self.kernel.diag(X) - 2 * K_new.mean(axis=1) + self._sum_K / m**2
+        d2 = self.kernel_.diag(X) - 2 * K_new.mean(axis=1) + self._sum_K / m**2
         return np.sqrt(np.maximum(d2, 0.0))
 
-    def score(self, X) -> np.ndarray:
-        """Novelty score ``||phi(x) - phi_S|| - r``: positive means novel."""
+    def novelty_score(self, X) -> np.ndarray:
+        """Novelty score ``||phi(x) - phi_S|| - r`` for each row: positive means novel."""
         return self.distance(X) - self.radius_
+
+    def score(self, X, y=None) -> float:
+        """One number for model selection (higher is better).
+
+        With ``y`` (true where a row is novel): the fraction of rows that
+        :meth:`predict` gets right. Without: the fraction of ``X`` inside the
+        ball, for ``X`` held out from the same distribution as the training set.
+        """
+        novel = self.predict(X)
+        if y is None:
+            return float(np.mean(~novel))
+        y = np.asarray(y)
+        if y.shape != novel.shape:
+            raise ValueError(f"y must have one entry per row of X ({novel.shape[0]}); "
+                             f"got shape {y.shape}")
+        return float(np.mean((y != 0) == novel))
 
     def predict(self, X) -> np.ndarray:
         """``True`` where ``x`` lies outside the ball (novel).
@@ -442,4 +487,4 @@ class NoveltyBall(_Fitted):
         A relative slack of 1e-9 of the radius keeps round-off from flagging the
         training point that defines the radius.
         """
-        return self.score(X) > 1e-9 * self.radius_
+        return self.novelty_score(X) > 1e-9 * self.radius_

@@ -38,6 +38,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
+                                     default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
 from kernelcourse._validation import as_2d, as_labels, check_positive, check_square
 
@@ -422,7 +424,7 @@ def decision_function(kernel, X_train, alpha, X):
 # the estimator
 # ---------------------------------------------------------------------------
 
-class KernelGD:
+class KernelGD(Classifier):
     """Binary classifier trained by kernelised gradient descent on the squared loss.
 
     ``fit`` computes the kernel matrix ``K = k(X, X)`` and runs
@@ -430,11 +432,14 @@ class KernelGD:
     (:func:`kernel_gradient_descent`); ``decision_function`` is
     ``h(x) = sum_j alpha_j k(x_j, x)`` and ``predict`` its sign (+1 at 0).
 
+    The labels ``y`` may be any two values: ``classes_[0]`` becomes the target
+    -1 and ``classes_[1]`` the target +1 (labels in {-1, +1} keep their meaning).
+
     Parameters
     ----------
-    kernel : kernel object
+    kernel : kernel object, default None
         E.g. ``kernelcourse.kernels.RBF(gamma=10.0)``; any callable ``k(X, Z)``
-        returning the Gram matrix works.
+        returning the Gram matrix works. None means ``RBF(gamma=1.0)``.
     step : float or "auto", default "auto"
         Step size ``s``. ``"auto"`` uses ``0.5 / lambda_max(K)``, half the
         largest stable step.
@@ -461,6 +466,8 @@ class KernelGD:
         Only when ``record_path`` and the kernel has ``features``.
     features_ : ndarray of shape (n, D) or None
         ``Phi``, the explicit features of the training inputs, when recorded.
+    kernel_, classes_, n_features_in_ :
+        The kernel used, the two labels, ``d``.
 
     Examples
     --------
@@ -472,7 +479,7 @@ class KernelGD:
     True
     """
 
-    def __init__(self, kernel, step="auto", n_steps=200, record_path=False, progress=False):
+    def __init__(self, kernel=None, step="auto", n_steps=200, record_path=False, progress=False):
         self.kernel = kernel
         self.step = step
         self.n_steps = n_steps
@@ -487,9 +494,10 @@ class KernelGD:
 
     def fit(self, X, y):
         """Run gradient descent on ``k(X, X)``; returns ``self``."""
-        X = as_2d(X, "X").copy()
-        y = as_labels(y, n=X.shape[0])
-        K = _gram(self.kernel, X)
+        X = check_X(self, X, reset=True).copy()
+        y = encode_binary_labels(self, y, X.shape[0])
+        self.kernel_ = default_kernel(self.kernel)
+        K = _gram(self.kernel_, X)
         if isinstance(self.step, str):
             if self.step != "auto":
                 raise ValueError(f"step must be a positive number or 'auto'; got step={self.step!r}")
@@ -505,9 +513,9 @@ class KernelGD:
         self.alpha_path_ = run.path
         self.w_path_ = None
         self.features_ = None
-        if self.record_path and hasattr(self.kernel, "features"):
+        if self.record_path and hasattr(self.kernel_, "features"):
             try:
-                Phi = np.asarray(self.kernel.features(X), dtype=float)
+                Phi = np.asarray(self.kernel_.features(X), dtype=float)
             except NotImplementedError:
                 Phi = None
             if Phi is not None:
@@ -516,23 +524,14 @@ class KernelGD:
         return self
 
     def _check_fitted(self):
-        if not hasattr(self, "dual_coef_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+        check_fitted(self, "dual_coef_")
 
     def decision_function(self, X):
         """``h(x) = sum_j alpha_j k(x_j, x)`` for every row of ``X``."""
         self._check_fitted()
-        return decision_function(self.kernel, self.X_fit_, self.dual_coef_, X)
+        X = check_X(self, X, reset=False)
+        return decision_function(self.kernel_, self.X_fit_, self.dual_coef_, X)
 
     def predict(self, X):
-        """Labels ``sign(h(x))`` in {-1, +1} (+1 where ``h(x) == 0``)."""
-        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
-
-    def score(self, X, y):
-        """Fraction of correctly classified points."""
-        y = as_labels(y, n=as_2d(X).shape[0])
-        return float(np.mean(self.predict(X) == y))
-
-    def __repr__(self):
-        return (f"KernelGD(kernel={self.kernel!r}, step={self.step!r}, n_steps={self.n_steps!r}, "
-                f"record_path={self.record_path!r})")
+        """``sign(h(x))`` as labels: ``classes_[1]`` (+1) where ``h(x) >= 0``, else ``classes_[0]``."""
+        return decode_binary_labels(self, self.decision_function(X) >= 0)

@@ -56,6 +56,7 @@ The PSD tools are :func:`is_psd`, :func:`min_eigenvalue` and
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections import namedtuple
 
@@ -86,8 +87,18 @@ def _check_real(value, name):
 
 
 def _fmt(value):
-    """Format a parameter for a repr: floats as Python prints them."""
-    return repr(float(value)) if isinstance(value, float) else repr(value)
+    """Format a real parameter for a repr as a float, as Python prints it."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return repr(float(value))
+    return repr(value)
+
+
+def _is_point(x):
+    """Whether ``x`` is one point: a 1-D array (or list) of numbers."""
+    if isinstance(x, np.ndarray):
+        return x.ndim == 1 and x.dtype.kind in "biuf"
+    return (isinstance(x, (list, tuple)) and len(x) > 0
+            and all(isinstance(v, numbers.Real) for v in x))
 
 
 def _no_features(kernel):
@@ -110,6 +121,63 @@ class Kernel:
     ``_features(X)`` and ``feature_dim(d)``.
     """
 
+    # -- parameters, the protocol of scikit-learn's estimators (and of its
+    # Gaussian-process kernels): the constructor stores each argument untouched
+    # under its own name, so that ``clone``, ``get_params`` and ``set_params``
+    # (with ``k1__gamma`` reaching into the parts of a composed kernel) work.
+
+    @classmethod
+    def _param_names(cls):
+        init = cls.__init__
+        if init is object.__init__:
+            return []
+        return [p.name for p in inspect.signature(init).parameters.values()
+                if p.name != "self" and p.kind != p.VAR_KEYWORD]
+
+    def get_params(self, deep=True):
+        """The constructor's arguments by name; with ``deep``, also the parts' (``k1__gamma``)."""
+        out = {}
+        for name in self._param_names():
+            value = getattr(self, name)
+            out[name] = value
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                out.update((f"{name}__{key}", v) for key, v in value.get_params().items())
+        return out
+
+    def set_params(self, **params):
+        """Set parameters by name (``gamma=0.5``, ``k1__gamma=0.5``); returns ``self``.
+
+        The new values are checked as the constructor checks them.
+        """
+        if not params:
+            return self
+        valid = self._param_names()
+        direct, nested = {}, {}
+        for key, value in params.items():
+            name, _, sub = key.partition("__")
+            if name not in valid:
+                raise ValueError(f"invalid parameter {name!r} for kernel {self!r}; "
+                                 f"valid parameters: {valid}")
+            if sub:
+                nested.setdefault(name, {})[sub] = value
+            else:
+                direct[name] = value
+        old = {name: getattr(self, name) for name in direct}
+        try:
+            for name, value in direct.items():
+                setattr(self, name, value)
+            self._check_params()
+        except (TypeError, ValueError):
+            for name, value in old.items():   # an invalid value leaves the kernel as it was
+                setattr(self, name, value)
+            raise
+        for name, sub_params in nested.items():
+            getattr(self, name).set_params(**sub_params)
+        return self
+
+    def _check_params(self):
+        """Check the parameters (called by ``__init__`` and ``set_params``); raise if invalid."""
+
     def __call__(self, X, Z=None):
         """Gram matrix ``K[i, j] = k(x_i, z_j)`` of shape ``(n_X, n_Z)``.
 
@@ -118,7 +186,16 @@ class Kernel:
         X : array-like of shape (n_X, d)
         Z : array-like of shape (n_Z, d), optional
             Defaults to ``X`` (then ``K`` is symmetric and computed as such).
+
+        Two 1-D arrays ``x`` and ``z`` of the same length are one pair of points:
+        ``k(x, z)`` is then the number ``k(x, z)``. This is how scikit-learn's
+        ``pairwise_kernels`` (used by its ``KernelRidge``) calls a callable kernel.
         """
+        if Z is not None and _is_point(X) and _is_point(Z):
+            return float(self._call(np.reshape(X, (1, -1)), np.reshape(Z, (1, -1)))[0, 0])
+        return self._call(X, Z)
+
+    def _call(self, X, Z):
         symmetric = Z is None or Z is X
         X, Z = as_pair(X, None if symmetric else Z)
         return self._gram(X, Z, symmetric)
@@ -355,9 +432,15 @@ class Polynomial(Kernel):
     """
 
     def __init__(self, degree, gamma=1.0, coef0=1.0):
-        self.degree = check_positive_int(degree, "degree")
-        self.gamma = check_positive(gamma, "gamma")
-        self.coef0 = _check_real(coef0, "coef0")
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self._check_params()
+
+    def _check_params(self):
+        check_positive_int(self.degree, "degree")
+        check_positive(self.gamma, "gamma")
+        _check_real(self.coef0, "coef0")
 
     def _gram(self, X, Z, symmetric):
         K = X @ Z.T
@@ -383,7 +466,11 @@ class _GammaKernel(Kernel):
     """Shared parts of the kernels with a single positive ``gamma``."""
 
     def __init__(self, gamma=1.0):
-        self.gamma = check_positive(gamma, "gamma")
+        self.gamma = gamma
+        self._check_params()
+
+    def _check_params(self):
+        check_positive(self.gamma, "gamma")
 
     def _diag(self, X):
         return np.ones(X.shape[0])
@@ -474,8 +561,13 @@ class Sigmoid(Kernel):
     """
 
     def __init__(self, gamma=1.0, coef0=0.0):
-        self.gamma = check_positive(gamma, "gamma")
-        self.coef0 = _check_real(coef0, "coef0")
+        self.gamma = gamma
+        self.coef0 = coef0
+        self._check_params()
+
+    def _check_params(self):
+        check_positive(self.gamma, "gamma")
+        _check_real(self.coef0, "coef0")
 
     def _gram(self, X, Z, symmetric):
         K = X @ Z.T
@@ -624,10 +716,15 @@ class Sum(Kernel):
     """Sum ``k(x, z) = k1(x, z) + k2(x, z)``; its features concatenate ``[phi1(x), phi2(x)]``."""
 
     def __init__(self, k1, k2):
-        self.k1 = _check_kernel(k1, "k1")
-        self.k2 = _check_kernel(k2, "k2")
+        self.k1 = k1
+        self.k2 = k2
+        self._check_params()
 
-    def __call__(self, X, Z=None):
+    def _check_params(self):
+        _check_kernel(self.k1, "k1")
+        _check_kernel(self.k2, "k2")
+
+    def _call(self, X, Z):
         return self.k1(X, Z) + self.k2(X, Z)
 
     def diag(self, X):
@@ -649,10 +746,15 @@ class Product(Kernel):
     ``phi1(x) (x) phi2(x)`` of dimension ``D1 * D2``."""
 
     def __init__(self, k1, k2):
-        self.k1 = _check_kernel(k1, "k1")
-        self.k2 = _check_kernel(k2, "k2")
+        self.k1 = k1
+        self.k2 = k2
+        self._check_params()
 
-    def __call__(self, X, Z=None):
+    def _check_params(self):
+        _check_kernel(self.k1, "k1")
+        _check_kernel(self.k2, "k2")
+
+    def _call(self, X, Z):
         return self.k1(X, Z) * self.k2(X, Z)
 
     def diag(self, X):
@@ -676,10 +778,15 @@ class ConstantScaled(Kernel):
     """
 
     def __init__(self, c, k):
-        self.c = check_positive(c, "c")
-        self.k = _check_kernel(k)
+        self.c = c
+        self.k = k
+        self._check_params()
 
-    def __call__(self, X, Z=None):
+    def _check_params(self):
+        check_positive(self.c, "c")
+        _check_kernel(self.k)
+
+    def _call(self, X, Z):
         return self.c * self.k(X, Z)
 
     def diag(self, X):
@@ -703,9 +810,13 @@ class Exp(Kernel):
     """
 
     def __init__(self, k):
-        self.k = _check_kernel(k)
+        self.k = k
+        self._check_params()
 
-    def __call__(self, X, Z=None):
+    def _check_params(self):
+        _check_kernel(self.k)
+
+    def _call(self, X, Z):
         return np.exp(self.k(X, Z))
 
     def diag(self, X):
@@ -733,7 +844,13 @@ class PolynomialOf(Kernel):
     """
 
     def __init__(self, k, coeffs):
-        self.k = _check_kernel(k)
+        self.k = k
+        self.coeffs = coeffs
+        self._check_params()
+
+    def _check_params(self):
+        _check_kernel(self.k)
+        coeffs = self.coeffs
         try:
             arr = np.asarray(coeffs, dtype=float)
         except (TypeError, ValueError):
@@ -745,19 +862,18 @@ class PolynomialOf(Kernel):
             i, c = bad[0]
             raise ValueError(f"coeffs must be finite and non-negative for the result to be a "
                              f"kernel; got coeffs[{i}]={c!r}")
-        coeffs = arr
-        self.coeffs = tuple(float(c) for c in coeffs)
+        self._coeffs = tuple(float(c) for c in arr)
 
     def _evaluate(self, K):
         out = np.zeros_like(K)
         power = np.ones_like(K)
-        for i, c in enumerate(self.coeffs):
+        for i, c in enumerate(self._coeffs):
             if i > 0:
                 power = power * K
             out += c * power
         return out
 
-    def __call__(self, X, Z=None):
+    def _call(self, X, Z):
         return self._evaluate(self.k(X, Z))
 
     def diag(self, X):
@@ -766,7 +882,7 @@ class PolynomialOf(Kernel):
     def features(self, X):
         F = _child_features(self, self.k, X)
         blocks, power = [], np.ones((F.shape[0], 1))
-        for i, c in enumerate(self.coeffs):
+        for i, c in enumerate(self._coeffs):
             if i > 0:
                 power = _tensor_rows(power, F)
             blocks.append(np.sqrt(c) * power)
@@ -774,10 +890,10 @@ class PolynomialOf(Kernel):
 
     def feature_dim(self, d):
         D = _child_dim(self, self.k, d)
-        return sum(D ** i for i in range(len(self.coeffs)))
+        return sum(D ** i for i in range(len(self._coeffs)))
 
     def __repr__(self):
-        return f"PolynomialOf({self.k!r}, coeffs={self.coeffs!r})"
+        return f"PolynomialOf({self.k!r}, coeffs={self._coeffs!r})"
 
 
 def _func_name(f):
@@ -797,11 +913,15 @@ class Scaled(Kernel):
     """
 
     def __init__(self, k, f):
-        self.k = _check_kernel(k)
-        if not callable(f):
-            raise TypeError(f"f must be callable, mapping X of shape (n, d) to n values; "
-                            f"got {type(f).__name__}")
+        self.k = k
         self.f = f
+        self._check_params()
+
+    def _check_params(self):
+        _check_kernel(self.k)
+        if not callable(self.f):
+            raise TypeError(f"f must be callable, mapping X of shape (n, d) to n values; "
+                            f"got {type(self.f).__name__}")
 
     def _f(self, X):
         X = as_2d(X)
@@ -811,7 +931,7 @@ class Scaled(Kernel):
                              f"got shape {fX.shape} for X with shape {X.shape}")
         return fX.reshape(-1)
 
-    def __call__(self, X, Z=None):
+    def _call(self, X, Z):
         fX = self._f(X)
         fZ = fX if Z is None else self._f(Z)
         return fX[:, None] * self.k(X, Z) * fZ[None, :]
@@ -844,7 +964,11 @@ class Bilinear(Kernel):
     """
 
     def __init__(self, A):
-        A = check_square(A, "A").copy()
+        self.A = A
+        self._check_params()
+
+    def _check_params(self):
+        A = check_square(self.A, "A")
         if not np.allclose(A, A.T, rtol=1e-12, atol=1e-12 * max(1.0, np.abs(A).max())):
             asym = np.abs(A - A.T).max()
             raise ValueError(f"A must be symmetric; got max |A - A^T| = {asym:.3g}")
@@ -852,38 +976,38 @@ class Bilinear(Kernel):
         if lam[0] < -_default_tol(lam, A.shape[0]):
             raise ValueError(f"A must be positive semi-definite; its smallest eigenvalue is "
                              f"{lam[0]:.6g}")
-        self.A = A
+        self._A = A.copy()   # a private copy: later changes to the caller's array do not leak in
 
     def _check_dim(self, X, name="X"):
-        if X.shape[1] != self.A.shape[0]:
-            raise ValueError(f"{name} must have {self.A.shape[0]} features to match A with "
-                             f"shape {self.A.shape}; got {name} with shape {X.shape}")
+        if X.shape[1] != self._A.shape[0]:
+            raise ValueError(f"{name} must have {self._A.shape[0]} features to match A with "
+                             f"shape {self._A.shape}; got {name} with shape {X.shape}")
 
     def _gram(self, X, Z, symmetric):
         self._check_dim(X)
-        return X @ self.A @ Z.T
+        return X @ self._A @ Z.T
 
     def _diag(self, X):
         self._check_dim(X)
-        return np.einsum("ij,jk,ik->i", X, self.A, X)
+        return np.einsum("ij,jk,ik->i", X, self._A, X)
 
     def _features(self, X):
         self._check_dim(X)
-        lam, V = np.linalg.eigh(self.A)
+        lam, V = np.linalg.eigh(self._A)
         L = V * np.sqrt(np.clip(lam, 0.0, None))
         return X @ L
 
     def feature_dim(self, d):
         d = check_positive_int(d, "d")
-        if d != self.A.shape[0]:
-            raise ValueError(f"d must be {self.A.shape[0]} to match A with shape "
-                             f"{self.A.shape}; got d={d}")
+        if d != self._A.shape[0]:
+            raise ValueError(f"d must be {self._A.shape[0]} to match A with shape "
+                             f"{self._A.shape}; got d={d}")
         return d
 
     def __repr__(self):
-        if self.A.size <= 9:
-            return f"Bilinear(A={self.A.tolist()})"
-        return f"Bilinear(A=<{self.A.shape[0]}x{self.A.shape[1]} matrix>)"
+        if self._A.size <= 9:
+            return f"Bilinear(A={self._A.tolist()})"
+        return f"Bilinear(A=<{self._A.shape[0]}x{self._A.shape[1]} matrix>)"
 
 
 class Composed(Kernel):
@@ -901,12 +1025,16 @@ class Composed(Kernel):
     """
 
     def __init__(self, k, phi):
-        self.k = _check_kernel(k)
-        if not callable(phi):
-            raise TypeError(f"phi must be callable; got {type(phi).__name__}")
+        self.k = k
         self.phi = phi
+        self._check_params()
 
-    def __call__(self, X, Z=None):
+    def _check_params(self):
+        _check_kernel(self.k)
+        if not callable(self.phi):
+            raise TypeError(f"phi must be callable; got {type(self.phi).__name__}")
+
+    def _call(self, X, Z):
         return self.k(self.phi(X), None if Z is None else self.phi(Z))
 
     def diag(self, X):
@@ -932,7 +1060,11 @@ class Normalized(Kernel):
     """
 
     def __init__(self, k):
-        self.k = _check_kernel(k)
+        self.k = k
+        self._check_params()
+
+    def _check_params(self):
+        _check_kernel(self.k)
 
     def _norms(self, X, name):
         d = self.k.diag(X)
@@ -942,7 +1074,7 @@ class Normalized(Kernel):
                              f"at row {i} of {name}")
         return np.sqrt(d)
 
-    def __call__(self, X, Z=None):
+    def _call(self, X, Z):
         nX = self._norms(X, "X")
         nZ = nX if Z is None else self._norms(Z, "Z")
         return self.k(X, Z) / nX[:, None] / nZ[None, :]

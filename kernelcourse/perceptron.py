@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
+                         encode_binary_labels)
 from ._validation import as_2d, as_labels, check_positive_int, check_square
 
 __all__ = [
@@ -240,12 +242,22 @@ def primal_perceptron(X, y, max_epochs: int = 1000, order=None, random_state=Non
     return w, np.array(updates, dtype=int), converged
 
 
-class Perceptron:
+class Perceptron(Classifier):
     """Primal perceptron ``sgn(<w, x>)`` (no offset, as in the lecture).
+
+    The labels ``y`` may be any two values: ``classes_[0]`` plays -1 and
+    ``classes_[1]`` plays +1 (labels in {-1, +1} keep their meaning).
+
+    Parameters
+    ----------
+    max_epochs : int, default 1000
+    random_state : int, optional
+        Shuffle the examples afresh each epoch.
 
     Attributes
     ----------
-    coef_ : array (d,), n_updates_ : int, converged_ : bool
+    coef_ : array (d,), n_updates_ : int, converged_ : bool, classes_ : array (2,),
+    n_features_in_ : int
     """
 
     def __init__(self, max_epochs: int = 1000, random_state=None):
@@ -253,50 +265,55 @@ class Perceptron:
         self.random_state = random_state
 
     def fit(self, X, y) -> "Perceptron":
+        X = check_X(self, X, reset=True)
+        y = encode_binary_labels(self, y, X.shape[0])
         self.coef_, upd, self.converged_ = primal_perceptron(
             X, y, self.max_epochs, random_state=self.random_state)
         self.n_updates_ = len(upd)
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        if not hasattr(self, "coef_"):
-            raise ValueError("this Perceptron is not fitted yet: call fit(X, y) before predict(X)")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.coef_.shape[0]:
-            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
-                             f"{self.coef_.shape[0]}; got X with shape {X.shape}")
-        return X @ self.coef_
+        """``<w, x>`` for each row of ``X``: positive for ``classes_[1]``."""
+        check_fitted(self, "coef_")
+        return check_X(self, X, reset=False) @ self.coef_
 
     def predict(self, X) -> np.ndarray:
-        return np.where(self.decision_function(X) > 0, 1.0, -1.0)
+        """``classes_[1]`` where ``<w, x> > 0``, else ``classes_[0]``."""
+        return decode_binary_labels(self, self.decision_function(X) > 0)
 
 
-class KernelPerceptron:
+class KernelPerceptron(Classifier):
     """The kernel perceptron: the dual perceptron with ``k(x_i, x_j)`` for ``<x_i, x_j>``.
 
     .. math:: h(x) = \\mathrm{sgn}\\Big(\\sum_i \\alpha_i \\kappa(x_i, x)\\Big)
 
     Parameters
     ----------
-    kernel : kernel object
+    kernel : kernel object, default None
+        None means ``RBF(gamma=1.0)``.
     max_epochs : int, default 1000
     random_state : int, optional
         Shuffle the examples afresh each epoch.
 
+    The labels ``y`` may be any two values: ``classes_[0]`` plays -1 and
+    ``classes_[1]`` plays +1 (labels in {-1, +1} keep their meaning).
+
     Attributes
     ----------
-    dual_coef_ : array (m,), X_fit_ : array (m, d), run_ : PerceptronRun, n_updates_ : int
+    dual_coef_ : array (m,), X_fit_ : array (m, d), run_ : PerceptronRun, n_updates_ : int,
+    kernel_ : the kernel used, classes_ : array (2,), n_features_in_ : int
     """
 
-    def __init__(self, kernel, max_epochs: int = 1000, random_state=None):
+    def __init__(self, kernel=None, max_epochs: int = 1000, random_state=None):
         self.kernel = kernel
         self.max_epochs = max_epochs
         self.random_state = random_state
 
     def fit(self, X, y, w_star_projections=None) -> "KernelPerceptron":
-        X = as_2d(X, "X")
-        y = as_labels(y, X.shape[0])
-        self.run_ = dual_perceptron(self.kernel(X), y, self.max_epochs,
+        X = check_X(self, X, reset=True)
+        y = encode_binary_labels(self, y, X.shape[0])
+        self.kernel_ = default_kernel(self.kernel)
+        self.run_ = dual_perceptron(self.kernel_(X), y, self.max_epochs,
                                     random_state=self.random_state,
                                     w_star_projections=w_star_projections)
         self.dual_coef_ = self.run_.alpha
@@ -305,13 +322,10 @@ class KernelPerceptron:
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        if not hasattr(self, "dual_coef_"):
-            raise ValueError("this KernelPerceptron is not fitted yet: call fit(X, y) before predict(X)")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
-                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
-        return self.kernel(X, self.X_fit_) @ self.dual_coef_
+        """``sum_i alpha_i k(x_i, x)`` for each row of ``X``: positive for ``classes_[1]``."""
+        check_fitted(self, "dual_coef_")
+        return self.kernel_(check_X(self, X, reset=False), self.X_fit_) @ self.dual_coef_
 
     def predict(self, X) -> np.ndarray:
-        return np.where(self.decision_function(X) > 0, 1.0, -1.0)
+        """``classes_[1]`` where the decision value is ``> 0``, else ``classes_[0]``."""
+        return decode_binary_labels(self, self.decision_function(X) > 0)

@@ -32,6 +32,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from kernelcourse._estimator import check_fitted, check_X
 from kernelcourse._validation import as_2d, check_positive, check_positive_int
 
 __all__ = [
@@ -191,7 +194,7 @@ def fourier_features(X, Omega, b=None, dtype=np.float64) -> np.ndarray:
     return _cos_features(X, Omega, b, dtype.type(math.sqrt(2.0 / D)), out, n_threads=1)
 
 
-class RandomFourierFeatures:
+class RandomFourierFeatures(TransformerMixin, BaseEstimator):
     """Random Fourier features approximating the RBF kernel ``exp(-gamma ||x - y||^2)``.
 
     ``fit`` draws ``Omega`` (rows ``w_i ~ N(0, 2 gamma I)``) and ``b``
@@ -245,26 +248,24 @@ class RandomFourierFeatures:
         self.n_threads = n_threads
 
     def fit(self, X, y=None):
-        """Draw ``Omega`` and ``b`` for inputs with as many features as ``X`` has; returns self."""
+        """Draw ``Omega`` and ``b`` for inputs with as many features as ``X`` has; returns self.
+
+        ``y`` is not used; it is accepted so that the map fits in a ``Pipeline``.
+        """
         gamma = check_positive(self.gamma, "gamma")
         D = _check_width(self.n_components, self.paired)
-        X = as_2d(X, "X")
+        X = check_X(self, X, reset=True)
         rng = _rng(self.random_state)
         m = D // 2 if self.paired else D
         G = rng.standard_normal((m, X.shape[1]))
         self.Omega_ = math.sqrt(2.0 * gamma) * G
         self.b_ = None if self.paired else 2.0 * math.pi * rng.random(D)
-        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X) -> np.ndarray:
         """Return ``psi(X)``, of shape (n, D), in ``self.dtype``."""
-        if not hasattr(self, "Omega_"):
-            raise ValueError("this RandomFourierFeatures is not fitted yet: call fit(X) before transform")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but this RandomFourierFeatures was fitted "
-                             f"with {self.n_features_in_}; got X with shape {X.shape}")
+        check_fitted(self, "Omega_", how="fit(X)", use="transform")
+        X = check_X(self, X, reset=False)
         dtype = np.dtype(self.dtype)
         D = self.n_components
         n_threads = self.n_threads if self.n_threads is not None else (os.cpu_count() or 1)

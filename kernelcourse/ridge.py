@@ -27,6 +27,7 @@ import numpy as np
 from scipy import linalg
 
 from ._validation import as_2d, check_nonnegative, check_square
+from ._estimator import Regressor, check_fitted, check_X, check_y_given
 
 __all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]
 
@@ -150,7 +151,7 @@ def ridge_predict_dual(K_new, alpha) -> np.ndarray:
     return K_new @ alpha
 
 
-class KernelRidge:
+class KernelRidge(Regressor):
     """Kernel ridge regression, fitted in the dual.
 
     .. math:: \\alpha = (K + \\lambda I_m)^{-1} y, \\qquad
@@ -195,7 +196,8 @@ class KernelRidge:
 
     def fit(self, X, y) -> "KernelRidge":
         """Compute ``K`` on ``X`` and solve ``(K + lam I) alpha = y``; returns ``self``."""
-        X = as_2d(X, "X")
+        X = check_X(self, X, reset=True)
+        check_y_given(self, y)
         y = _as_targets(y, X.shape[0])
         lam = check_nonnegative(self.lam, "lam")
         K = np.asarray(self._kernel()(X), dtype=float)
@@ -208,14 +210,11 @@ class KernelRidge:
 
     def predict(self, X) -> np.ndarray:
         """Return ``g(x) = sum_i alpha_i k(x_i, x)`` for each row of ``X``."""
-        if not hasattr(self, "dual_coef_"):
-            raise ValueError("this KernelRidge is not fitted yet: call fit(X, y) before predict(X)")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(
-                f"X has {X.shape[1]} features but the model was fitted on "
-                f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        check_fitted(self, "dual_coef_")
+        X = check_X(self, X, reset=False)
         return self._kernel()(X, self.X_fit_) @ self.dual_coef_
 
-    def __repr__(self) -> str:
-        return f"KernelRidge(kernel={self.kernel!r}, lam={self.lam!r})"
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True   # y of shape (n, k): one alpha column per output
+        return tags

@@ -35,6 +35,8 @@ from typing import Callable
 import numpy as np
 import scipy.linalg
 
+from ._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
+                         decode_binary_labels, default_kernel, encode_binary_labels)
 from ._progress import Progress
 from ._validation import as_2d, as_labels, check_nonnegative, check_positive, check_positive_int
 
@@ -537,7 +539,7 @@ def hinge_kernel_machine(kernel, X, y, lam=0.01, eta=0.1, n_epochs=5, seed=0):
     return fit_online(kernel, X, y, loss="hinge", eta=eta, lam=lam, n_epochs=n_epochs, seed=seed)
 
 
-class OnlineKernelMachine:
+class OnlineKernelMachine(ClassifierOrRegressor):
     """The online kernel machine of lecture 5, section 6, with an optional budget.
 
     Starting from ``f = 0``, for each example ``(x_t, y_t)`` in turn: predict
@@ -550,7 +552,8 @@ class OnlineKernelMachine:
 
     Parameters
     ----------
-    kernel : callable
+    kernel : callable, default None
+        None means ``RBF(gamma=1.0)``.
     loss : {"hinge", "squared"}
     eta : float > 0
         Step size; ``eta_t = eta`` ("constant") or ``eta / sqrt(t)`` ("inv_sqrt").
@@ -563,9 +566,15 @@ class OnlineKernelMachine:
     progress : bool, default False
         Show a progress bar (in a notebook) or line (on stderr) over the steps.
 
+    With the hinge loss it is a classifier whose labels may be any two values
+    (``classes_[0]`` plays -1, ``classes_[1]`` plays +1); with the squared loss
+    it is a regressor.
+
     Attributes
     ----------
     centres_, alpha_ : the current bumps and their weights.
+    kernel_, n_features_in_ : the kernel used, ``d``.
+    classes_ : the two labels (hinge loss only).
     added_at_ : ndarray of int, the step at which each kept bump was added.
     losses_ : l(f_t(x_t), y_t) at each step, before the update.
     objective_ : C_t[f_t] = losses_ + lam ||f_t||^2.
@@ -574,7 +583,7 @@ class OnlineKernelMachine:
     n_terms_ : number of bumps after each step.
     """
 
-    def __init__(self, kernel, loss="hinge", eta=0.1, lam=0.0, budget=None,
+    def __init__(self, kernel=None, loss="hinge", eta=0.1, lam=0.0, budget=None,
                  budget_rule="oldest", schedule="constant", progress=False):
         self.kernel = kernel
         self.progress = progress
@@ -586,7 +595,7 @@ class OnlineKernelMachine:
         self.schedule = schedule
 
     def _validate(self):
-        _check_kernel(self.kernel)
+        _check_kernel(default_kernel(self.kernel))
         _check_choice(self.loss, "loss", LOSSES)
         _check_choice(self.budget_rule, "budget_rule", BUDGET_RULES)
         _check_choice(self.schedule, "schedule", SCHEDULES)
@@ -605,21 +614,36 @@ class OnlineKernelMachine:
     def fit(self, X, y):
         """Start from ``f = 0`` and take one online step per row of X, in order."""
         self._validate()
-        X = as_2d(X)
+        X = check_X(self, X, reset=True)
         self._reset(X.shape[1])
+        for name in ("classes_", "kernel_"):
+            self.__dict__.pop(name, None)
         return self.partial_fit(X, y)
 
-    def partial_fit(self, X, y):
-        """Continue the stream with the rows of X (starting from ``f = 0`` on first use)."""
+    def partial_fit(self, X, y, classes=None):
+        """Continue the stream with the rows of X (starting from ``f = 0`` on first use).
+
+        ``classes`` (hinge loss): the two labels of the whole stream, needed on the
+        first call when its ``y`` may hold only one of them; labels in {-1, +1}
+        need none (the classes are then -1 and +1).
+        """
         self._validate()
-        X = as_2d(X)
-        y = as_labels(y, X.shape[0], values=(-1, 1) if self.loss == "hinge" else None)
-        if not hasattr(self, "centres_"):
+        first = not hasattr(self, "centres_")
+        X = check_X(self, X, reset=first)
+        if self.loss == "hinge":
+            y_arr = np.asarray(y) if y is not None else None
+            if (classes is None and not hasattr(self, "classes_") and y_arr is not None
+                    and y_arr.dtype.kind in "iuf" and np.isin(y_arr, (-1, 1)).all()):
+                # the lecture's labels: a stream may start with only one of -1 and +1
+                classes = np.array([-1, 1], dtype=y_arr.dtype)
+            y = encode_binary_labels(self, y, X.shape[0], classes=classes)
+        else:
+            y = as_real_targets(self, y, X.shape[0])
+        if first:
             self._reset(X.shape[1])
-        elif X.shape[1] != self.centres_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features but the machine was trained on "
-                             f"{self.centres_.shape[1]}; got X with shape {X.shape}")
-        kxx = _k_diag(self.kernel, X)
+        if not hasattr(self, "kernel_"):
+            self.kernel_ = default_kernel(self.kernel)
+        kxx = _k_diag(self.kernel_, X)
         with Progress(len(X), "online steps", enabled=self.progress) as bar:
             for x, yt, k in zip(X, y, kxx):
                 self._step(x, float(yt), float(k))
@@ -631,7 +655,7 @@ class OnlineKernelMachine:
     def _step(self, x, y, kxx):
         self.t_ += 1
         eta = self.eta if self.schedule == "constant" else self.eta / np.sqrt(self.t_)
-        fx = float((self.kernel(x[None, :], self.centres_) @ self.alpha_)[0]) if len(self.alpha_) else 0.0
+        fx = float((self.kernel_(x[None, :], self.centres_) @ self.alpha_)[0]) if len(self.alpha_) else 0.0
         loss, dl = _loss_and_derivative(self.loss, fx, y)
         lam, n2 = self.lam, self.norm2_
         grad2 = dl ** 2 * kxx + 4 * lam * dl * fx + 4 * lam ** 2 * n2
@@ -655,8 +679,8 @@ class OnlineKernelMachine:
         while self.budget is not None and len(self.alpha_) > self.budget:
             j = 0 if self.budget_rule == "oldest" else int(np.argmin(np.abs(self.alpha_)))
             a, xj = self.alpha_[j], self.centres_[j:j + 1]
-            fxj = float((self.kernel(xj, self.centres_) @ self.alpha_)[0])
-            kjj = float(_k_diag(self.kernel, xj)[0])
+            fxj = float((self.kernel_(xj, self.centres_) @ self.alpha_)[0])
+            kjj = float(_k_diag(self.kernel_, xj)[0])
             # ||f - a K(x_j, .)||^2 = ||f||^2 - 2 a f(x_j) + a^2 K(x_j, x_j)
             self.norm2_ = max(self.norm2_ - 2 * a * fxj + a ** 2 * kjj, 0.0)
             keep = np.arange(len(self.alpha_)) != j
@@ -664,23 +688,24 @@ class OnlineKernelMachine:
             self.added_at_ = self.added_at_[keep]
 
     def _check_fitted(self):
-        if not hasattr(self, "centres_"):
-            raise ValueError("this OnlineKernelMachine is not fitted yet; call fit(X, y) first")
+        check_fitted(self, "centres_")
 
     @property
     def function_(self):
         """The current ``f`` as an :class:`RKHSFunction`."""
         self._check_fitted()
-        return RKHSFunction(self.kernel, self.centres_, self.alpha_)
+        return RKHSFunction(self.kernel_, self.centres_, self.alpha_)
 
     def decision_function(self, X):
         """``f(x) = sum_i alpha_i K(x_i, x)`` for each row of X."""
-        return self.function_(X)
+        self._check_fitted()
+        return self.function_(check_X(self, X, reset=False))
 
     def predict(self, X):
-        """``sign f(x)`` for the hinge loss (ties to +1), ``f(x)`` for the squared loss."""
+        """``sign f(x)`` for the hinge loss (``classes_[1]``, i.e. +1, where ``f(x) >= 0``),
+        ``f(x)`` for the squared loss."""
         fx = self.decision_function(X)
-        return np.where(fx >= 0, 1.0, -1.0) if self.loss == "hinge" else fx
+        return decode_binary_labels(self, fx >= 0) if self.loss == "hinge" else fx
 
 
 def _score(machine, X, y):

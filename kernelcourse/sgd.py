@@ -43,6 +43,8 @@ import tracemalloc
 
 import numpy as np
 
+from kernelcourse._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
+                                     decode_binary_labels, default_kernel, encode_binary_labels)
 from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int, check_square
 from kernelcourse.kernels import RBF, Kernel
 from kernelcourse.random_features import RandomFourierFeatures, _rng
@@ -279,7 +281,7 @@ def _rff_row_function(X, rff):
 
 # ----------------------------------------------------------------------------- the estimator
 
-class KernelSGD:
+class KernelSGD(ClassifierOrRegressor):
     """Kernel logistic (or least-squares) regression trained by SGD, in one of the six ways.
 
     Minimises ``(1/n) sum_i loss(w . phi(x_i); y_i)`` by ``n_iter`` SGD steps of
@@ -303,6 +305,10 @@ class KernelSGD:
     random_state : None, int or Generator
         Seeds the sampled indices, then the random features.
 
+    With the logistic loss it is a classifier whose labels ``y`` may be any two
+    values (``classes_[0]`` plays -1, ``classes_[1]`` plays +1); with the squared
+    loss it is a regressor.
+
     Attributes
     ----------
     dual_coef_ : ndarray of shape (n,)
@@ -313,6 +319,8 @@ class KernelSGD:
     indices_ : ndarray of shape (T,)
         The sampled indices.
     random_features_ : RandomFourierFeatures or None
+    kernel_, n_features_in_ : the kernel used, ``d``
+    classes_ : the two labels (logistic loss only)
     """
 
     def __init__(self, kernel=None, way="gram", loss="logistic", alpha=0.1, n_iter=None,
@@ -330,7 +338,7 @@ class KernelSGD:
             raise ValueError(f"way must be one of {WAYS}; got way={self.way!r}")
         _loss(self.loss)
         check_positive(self.alpha, "alpha")
-        kernel = RBF(1.0) if self.kernel is None else self.kernel
+        kernel = default_kernel(self.kernel)
         if not isinstance(kernel, Kernel):
             raise TypeError(f"kernel must be a kernelcourse.kernels.Kernel; got {type(kernel).__name__}")
         if self.way in ("rff", "rff_cached") and not isinstance(kernel, RBF):
@@ -347,8 +355,11 @@ class KernelSGD:
     def fit(self, X, y, indices=None):
         """Run the SGD steps; ``indices`` (the sampled ``i_t``) overrides ``n_iter`` and the seed."""
         kernel = self._check_params()
-        X = as_2d(X, "X")
-        y = _labels(y, X.shape[0], self.loss)
+        X = check_X(self, X, reset=True)
+        if self.loss == "logistic":
+            y = encode_binary_labels(self, y, X.shape[0])
+        else:
+            y = as_real_targets(self, y, X.shape[0])
         rng = _rng(self.random_state)
         if indices is None:
             T = 20 * X.shape[0] if self.n_iter is None else check_positive_int(self.n_iter, "n_iter")
@@ -378,12 +389,8 @@ class KernelSGD:
 
     def decision_function(self, X) -> np.ndarray:
         """``f(x) = w . phi(x)``, computed as ``sum_i u_i K(x, x_i)`` or from the features."""
-        if not hasattr(self, "dual_coef_"):
-            raise ValueError("this KernelSGD is not fitted yet: call fit(X, y) before predicting")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.X_fit_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features, but KernelSGD was fitted with "
-                             f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
+        check_fitted(self, "dual_coef_")
+        X = check_X(self, X, reset=False)
         if self.random_features_ is not None:
             return self.random_features_.transform(X) @ self.coef_
         if self.coef_ is not None:
@@ -391,17 +398,10 @@ class KernelSGD:
         return self.kernel_(X, self.X_fit_) @ self.dual_coef_
 
     def predict(self, X) -> np.ndarray:
-        """Labels ``sign f(x)`` (+1 at 0) for the logistic loss, ``f(x)`` for the squared loss."""
+        """Labels ``sign f(x)`` for the logistic loss (``classes_[1]``, i.e. +1, where
+        ``f(x) >= 0``), ``f(x)`` for the squared loss."""
         f = self.decision_function(X)
-        return np.where(f >= 0, 1.0, -1.0) if self.loss == "logistic" else f
-
-    def score(self, X, y) -> float:
-        """Accuracy for the logistic loss; the coefficient of determination R^2 for the squared loss."""
-        pred = self.predict(X)
-        y = _labels(y, pred.shape[0], self.loss)
-        if self.loss == "logistic":
-            return float(np.mean(pred == y))
-        return float(1.0 - np.sum((y - pred) ** 2) / np.sum((y - y.mean()) ** 2))
+        return decode_binary_labels(self, f >= 0) if self.loss == "logistic" else f
 
 
 # ----------------------------------------------------------------------------- the cost model

@@ -127,7 +127,7 @@ def test_centering_leaves_its_input_alone_and_needs_fitting(sample):
     assert np.array_equal(K, K0)
     with pytest.raises(ValueError, match=r"GramCenterer is not fitted yet"):
         GramCenterer().transform(K)
-    with pytest.raises(ValueError, match=r"K_new must have one column per training point \(25\); got shape \(3, 4\)"):
+    with pytest.raises(ValueError, match=r"K_new must have one column per training point \(25\): X has 4 features, but GramCenterer is expecting 25 features as input; got K_new with shape \(3, 4\)"):
         GramCenterer().fit(K).transform(np.ones((3, 4)))
     with pytest.raises(ValueError, match=r"K must be a square \(n, n\) Gram matrix; got shape \(25, 3\)"):
         center_gram(X)
@@ -163,8 +163,10 @@ def test_centre_of_mass_classifier_b_and_hyperplane():
 def test_centre_of_mass_errors():
     X = np.zeros((3, 2))
     with pytest.raises(ValueError, match=r"needs both classes; got 3 positive and 0 negative"):
+        centre_of_mass_offset(X @ X.T, np.ones(3))
+    with pytest.raises(ValueError, match=r"y must hold two classes; got 1 class: \[1.0\]"):
         CentreOfMassClassifier(kernels.Linear()).fit(X, np.ones(3))
-    with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]; found \[0.0, 2.0\]"):
+    with pytest.raises(ValueError, match=r"y must hold two classes; got 3 classes: \[0, 1, 2\]"):
         CentreOfMassClassifier(kernels.Linear()).fit(X, [0, 2, 1])
     with pytest.raises(ValueError, match=r"CentreOfMassClassifier is not fitted yet"):
         CentreOfMassClassifier(kernels.Linear()).predict(X)
@@ -186,7 +188,7 @@ def test_novelty_ball(sample, kernel):
     assert_allclose(ball.radius_, max(dist(x) for x in X), rtol=1e-9)
     assert not ball.predict(X).any()            # the ball holds every training point
     far = X.mean(axis=0) + 10 * np.ones((1, 3))
-    assert ball.predict(far).all() and ball.score(far)[0] > 0
+    assert ball.predict(far).all() and ball.novelty_score(far)[0] > 0
     assert_allclose(squared_distances_to_mean(kernel(Xt, X), kernel.diag(Xt), K),
                     ball.distance(Xt) ** 2, rtol=1e-9, atol=1e-12)
 

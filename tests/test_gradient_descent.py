@@ -181,11 +181,11 @@ def test_bad_input_raises_value_error(call, match):
 
 def test_estimator_errors():
     X, y = _problem()
-    with pytest.raises(ValueError, match="not fitted yet; call fit"):
+    with pytest.raises(ValueError, match=r"KernelGD is not fitted yet: call fit\(X, y\)"):
         KernelGD(kernels.Linear()).predict(X)
     with pytest.raises(ValueError, match="y has 3 labels but there are 12 samples"):
         KernelGD(kernels.Linear()).fit(X, y[:3])
-    with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]; found \[0.5\]"):
+    with pytest.raises(ValueError, match=r"Unknown label type: y holds continuous values; KernelGD is a classifier"):
         KernelGD(kernels.Linear()).fit(X, np.where(y > 0, 1.0, 0.5))
     with pytest.raises(ValueError, match="step must be a positive number or 'auto'; got step='fast'"):
         KernelGD(kernels.Linear(), step="fast").fit(X, y)

@@ -142,8 +142,8 @@ def test_bad_input_messages():
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
     with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]; found \[0.0\]"):
         dual_perceptron(X @ X.T, [1, 0])
-    with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]; found \[2.0\]"):
-        Perceptron().fit(X, [2, 1])
+    with pytest.raises(ValueError, match=r"Perceptron is a binary classifier: y must hold two classes; got 1 class: \[2\]"):
+        Perceptron().fit(X, [2, 2])
     with pytest.raises(ValueError, match=r"K must be a square \(n, n\) Gram matrix; got shape \(2, 3\)"):
         dual_perceptron(np.ones((2, 3)), [1, -1])
     with pytest.raises(ValueError, match=r"KernelPerceptron is not fitted yet: call fit\(X, y\) before predict"):
@@ -157,5 +157,5 @@ def test_bad_input_messages():
     with pytest.raises(ValueError, match=r"w_star_projections must have shape \(2,\); got \(3,\)"):
         dual_perceptron(X @ X.T, [1, -1], w_star_projections=[1, 2, 3])
     model = KernelPerceptron(kernels.Linear()).fit(X, [1, -1])
-    with pytest.raises(ValueError, match=r"X has 3 features but the model was fitted on 2"):
+    with pytest.raises(ValueError, match=r"X has 3 features, but KernelPerceptron is expecting 2 features as input"):
         model.predict(np.ones((1, 3)))

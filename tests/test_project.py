@@ -47,11 +47,14 @@ def test_environment_yml_lists_the_same_packages_as_pyproject():
         "environment.yml must install the course itself (pip: -e .)"
 
 
-# The package may import scikit-learn's base classes and estimator tags (the estimator
-# contract), never a computation: see ARCHITECTURE.md.
+# The package may import scikit-learn's base classes, estimator tags and the two classes
+# the contract raises and warns with (the estimator contract), never a computation: see
+# ARCHITECTURE.md.
 _ALLOWED_SKLEARN = re.compile(
     r"^\s*from\s+sklearn\.base\s+import\s|"
-    r"^\s*from\s+sklearn\.utils\s+import\s+\(?\s*(\w*Tags\b\s*,?\s*)+\)?\s*$")
+    r"^\s*from\s+sklearn\.utils\s+import\s+\(?\s*(\w*Tags\b\s*,?\s*)+\)?\s*$|"
+    r"^\s*from\s+sklearn\.exceptions\s+import\s+\(?\s*"
+    r"((NotFittedError|DataConversionWarning)\b\s*,?\s*)+\)?\s*$")
 
 
 def test_the_package_imports_only_scikit_learns_base_classes_and_tags():

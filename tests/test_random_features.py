@@ -112,7 +112,7 @@ def test_transform_errors(X):
     with pytest.raises(ValueError, match="not fitted yet: call fit"):
         RandomFourierFeatures().transform(X)
     rff = RandomFourierFeatures().fit(X)
-    with pytest.raises(ValueError, match=r"X has 2 features, but .* fitted with 3; got X with shape \(4, 2\)"):
+    with pytest.raises(ValueError, match=r"X has 2 features, but RandomFourierFeatures is expecting 3 features as input; got X with shape \(4, 2\)"):
         rff.transform(np.ones((4, 2)))
 
 

@@ -160,7 +160,7 @@ def test_bad_input_messages(data):
     with pytest.raises(ValueError, match=r"not fitted yet: call fit\(X, y\) before predict"):
         KernelRidge(kernels.Linear()).predict(X)
     model = KernelRidge(kernels.Linear()).fit(X, y)
-    with pytest.raises(ValueError, match=r"X has 3 features but the model was fitted on 4"):
+    with pytest.raises(ValueError, match=r"X has 3 features, but KernelRidge is expecting 4 features as input; got X with shape \(30, 3\)"):
         model.predict(X[:, :3])
     with pytest.raises(TypeError, match=r"lam must be a real number"):
         dual_ridge(X @ X.T, y, "1")

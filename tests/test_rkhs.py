@@ -366,8 +366,8 @@ def test_bad_steps_lams_and_budgets(rng):
         rkhs.functional_gradient_descent(rkhs.squared_norm(), random_f(rng, RBF(1.0)), eta=0.0, n_steps=3)
     with pytest.raises(ValueError, match="not fitted yet"):
         OnlineKernelMachine(RBF(1.0)).predict(X)
-    with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]"):
-        OnlineKernelMachine(RBF(1.0)).fit(X, y * 2.0)
+    with pytest.raises(ValueError, match=r"y holds labels outside the classes \[-1, 1\]: \[-2, 2\]"):
+        OnlineKernelMachine(RBF(1.0)).partial_fit(X, (y * 2).astype(int), classes=[-1, 1])
     m = OnlineKernelMachine(RBF(1.0), budget=2).fit(X, y)
     with pytest.raises(ValueError, match="constant step and no budget"):
         rkhs.regret_bound(m, random_f(rng, RBF(1.0)))

@@ -200,14 +200,14 @@ def test_bad_parameters(kwargs, match):
 
 def test_bad_data():
     X, y = _problem()
-    with pytest.raises(ValueError, match=r"y must hold only the labels \[-1, 1\]; found \[0.0\]"):
+    with pytest.raises(ValueError, match=r"KernelSGD is a binary classifier: y must hold two classes; got 1 class: \[0.0\]"):
         KernelSGD().fit(X, np.zeros(len(y)))
     with pytest.raises(ValueError, match=r"indices must lie in \[0, 39\] for n=40 samples; got values from 0 to 40"):
         KernelSGD().fit(X, y, indices=np.array([0, 40]))
     with pytest.raises(ValueError, match="not fitted yet"):
         KernelSGD().predict(X)
     m = KernelSGD(n_iter=10).fit(X, y)
-    with pytest.raises(ValueError, match=r"X has 2 features, but KernelSGD was fitted with 3"):
+    with pytest.raises(ValueError, match=r"X has 2 features, but KernelSGD is expecting 3 features as input"):
         m.predict(X[:, :2])
     with pytest.raises(ValueError, match=r"k_row and u must be vectors of the same length"):
         dual_sgd_step(np.zeros(3), 0, np.zeros(4), 1.0)
