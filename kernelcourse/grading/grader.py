@@ -564,6 +564,7 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
     try:
         if any(q.id in answers for q in questions):
             pool.start()
+            start = time.monotonic()  # the worker's start-up is not the submission's time
         for q in questions:
             _grade_question(row, q, answers, pool, start, seed=seed,
                             question_timeout=question_timeout,
