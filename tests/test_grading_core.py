@@ -345,3 +345,13 @@ def test_numpy_and_helpers_the_question_allows_are_no_false_alarm():
         return np.exp(-gamma * sq)
     result = evaluate(get_question("ex1.q5"), rbf_gram, seed=0)
     assert result.status == "passed", result.line()
+
+
+def test_check_puts_every_tripwired_function_back():
+    from kernelcourse.grading.shortcuts import _functions_of
+
+    for q in all_questions().values():
+        functions = [f for _, obj in q.shortcut_objects().values() for f in _functions_of(obj)]
+        before = [f.__code__ for f in functions]
+        evaluate(q, lambda *args, **kwargs: 0, seed=0)
+        assert [f.__code__ for f in functions] == before, q.id

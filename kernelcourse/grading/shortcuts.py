@@ -275,8 +275,12 @@ def tripwires(objects: dict[int, tuple[str, object]], on_use: Callable[[str], No
         on_use(name)
         raise ReferenceUsed(reason([name]))
 
+    seen: set = set()
     for name, obj in objects.values():
         for func in _functions_of(obj):
+            if id(func) in seen:  # one function reached through two forbidden names
+                continue
+            seen.add(id(func))
             trip = _tripwire_code(name, len(func.__code__.co_freevars))
             swapped.append((func, func.__code__ if restore else None))
             func.__code__ = trip
