@@ -106,12 +106,16 @@ class FigureView:
         self.image = W.Image(format="png")
 
     def animate(self, *artists) -> None:
-        """Mark ``artists`` as the moving ones (drawn on every render, over the background)."""
+        """Mark ``artists`` as the moving ones (drawn on every render, over the background).
+
+        Call it before the first render, after :meth:`restart`, or with artists made
+        since the last render (a new contour set): the background is kept, and an
+        artist already drawn into it would stay there as a ghost.
+        """
         for artist in artists:
             if artist is not None and artist not in self._moving:
                 artist.set_animated(True)
                 self._moving.append(artist)
-        self._background = None
 
     def forget(self, artist) -> None:
         """Remove a moving artist from the figure (e.g. a contour replaced by a new one)."""
@@ -119,6 +123,13 @@ class FigureView:
             if artist in self._moving:
                 self._moving.remove(artist)
             artist.remove()
+
+    def restart(self) -> None:
+        """Clear every axes and forget the moving artists, to draw the figure anew."""
+        for ax in self.fig.axes:
+            ax.clear()
+        self._moving.clear()
+        self._background = None
 
     def render(self, full: bool = False) -> bytes:
         """Draw the figure and show it: the Image's bytes are replaced, never removed."""
@@ -135,8 +146,7 @@ class FigureView:
         else:
             canvas.restore_region(self._background)
         for artist in self._moving:
-            if artist.figure is not None:
-                self.fig.draw_artist(artist)
+            self.fig.draw_artist(artist)
         buffer = io.BytesIO()
         Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",
                                                                compress_level=1)
