@@ -102,6 +102,7 @@ class FigureView:
         self._layout = layout
         self._moving: list = []
         self._background = None
+        self._positions: dict = {}
         self.renders = 0
         self.image = W.Image(format="png")
 
@@ -125,9 +126,16 @@ class FigureView:
             artist.remove()
 
     def restart(self) -> None:
-        """Clear every axes and forget the moving artists, to draw the figure anew."""
+        """Clear every axes and forget the moving artists, to draw the figure anew.
+
+        Each axes gets back its automatic aspect and the place the first render's layout
+        gave it (an equal aspect ratio shrinks an axes' box, and clearing does not undo it).
+        """
         for ax in self.fig.axes:
             ax.clear()
+            ax.set_aspect("auto")              # clear() keeps an equal aspect ratio set before
+            if ax in self._positions:
+                ax.set_position(self._positions[ax])
         self._moving.clear()
         self._background = None
 
@@ -140,6 +148,8 @@ class FigureView:
             self.fig.tight_layout()
             self.fig.set_layout_engine(None)   # else every later draw would run it again
             self._layout = None
+        if not self._positions:
+            self._positions = {ax: ax.get_position(original=True) for ax in self.fig.axes}
         if full or self._background is None or not self._moving:
             canvas.draw()                      # everything but the animated artists
             self._background = canvas.copy_from_bbox(self.fig.bbox)
