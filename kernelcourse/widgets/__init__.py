@@ -104,7 +104,9 @@ class FigureView:
         self._background = None
         self._positions: dict = {}
         self.renders = 0
-        self.image = W.Image(format="png")
+        # shown at the figure's own size (the widget would otherwise stretch it to the page)
+        width = int(round(self.fig.get_figwidth() * dpi))
+        self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
 
     def animate(self, *artists) -> None:
         """Mark ``artists`` as the moving ones (drawn on every render, over the background).
@@ -155,7 +157,8 @@ class FigureView:
             self._background = canvas.copy_from_bbox(self.fig.bbox)
         else:
             canvas.restore_region(self._background)
-        for artist in self._moving:
+        # in z-order, as a full draw would stack them (a stable sort keeps equal ones in order)
+        for artist in sorted(self._moving, key=lambda a: a.get_zorder()):
             self.fig.draw_artist(artist)
         buffer = io.BytesIO()
         Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",

@@ -356,8 +356,10 @@ def plot_novelty_map(data, X, X_test=None, ax=None, title=None):
     if ax is None:
         _, ax = new_figure(figsize=(5.0, 4.2))
     extent = (data["xx"][0, 0], data["xx"][0, -1], data["yy"][0, 0], data["yy"][-1, 0])
+    # one colour scale for every gamma: an RBF feature map has unit norm, so no point is further
+    # than sqrt(2) from the centre of mass, and the colours compare across widths
     im = ax.imshow(data["distance"], origin="lower", extent=extent, cmap="viridis",
-                   interpolation="bilinear", aspect="equal")
+                   interpolation="bilinear", aspect="equal", vmin=0.0, vmax=np.sqrt(2.0))
     ax.figure.colorbar(im, ax=ax, label=r"$\|\phi(x) - \phi_S\|$")
     _draw_ball_boundary(ax, data)
     ax.scatter(X[:, 0], X[:, 1], s=10, c="w", edgecolors="k", label="training")
@@ -381,8 +383,9 @@ def _draw_ball_boundary(ax, data):
 def novelty_ball_widget(log_gamma=0.0, n=60):
     """Widget: ``log10(gamma)`` of the RBF kernel against the novelty ball.
 
-    The figure is drawn once; a move replaces the shaded distances, the ball's
-    boundary, the test points' verdicts and the title in place.
+    The figure is drawn once; a move replaces the shaded distances (on one colour scale,
+    0 to sqrt(2), for every ``gamma``), the ball's boundary, the test points' verdicts
+    and the title in place.
 
     Returns
     -------
@@ -408,14 +411,14 @@ def novelty_ball_widget(log_gamma=0.0, n=60):
             plot_novelty_map(data, X, X_test, ax=ax)
             drawn["image"] = ax.images[0]
             drawn["boundary"] = ax.collections[0] if len(ax.collections) > 3 else None
-            drawn["novel"], drawn["inside"] = ax.collections[-2:]
+            drawn["training"], drawn["novel"], drawn["inside"] = ax.collections[-3:]
+            view.animate(drawn["image"], drawn["boundary"], drawn["training"], drawn["novel"],
+                         drawn["inside"], ax.title)
         else:
-            d = data["distance"]
-            drawn["image"].set_data(d)
-            drawn["image"].set_clim(d.min(), d.max())
-            if drawn["boundary"] is not None:
-                drawn["boundary"].remove()
+            drawn["image"].set_data(data["distance"])
+            view.forget(drawn["boundary"])
             drawn["boundary"] = _draw_ball_boundary(ax, data)
+            view.animate(drawn["boundary"])
             novel = data["test_novel"]
             drawn["novel"].set_offsets(X_test[novel].reshape(-1, 2))
             drawn["inside"].set_offsets(X_test[~novel].reshape(-1, 2))
