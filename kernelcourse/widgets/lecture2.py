@@ -208,11 +208,28 @@ def plot_cost(rows, axes=None):
         ax.set_xlabel(rows["vary"])
         ax.set_ylabel(label)
         ax.legend(fontsize=8)
+    _cost_titles(rows, axes)
+    return axes
+
+
+def _cost_titles(rows, axes):
     axes[0].set_title(f"{rows['way']}: time exponent {rows['seconds_exponent']:.2f} "
                       f"(model {rows['operations_exponent']:.2f})", fontsize=10)
     axes[1].set_title(f"memory exponent {rows['bytes_exponent']:.2f} "
                       f"(model {rows['memory_exponent']:.2f})", fontsize=10)
-    return axes
+
+
+def _move_cost_lines(rows, axes):
+    """Put the rows of another (way, size) on the axes :func:`plot_cost` drew."""
+    x = rows["sizes"]
+    for ax, measured, model in [(axes[0], rows["seconds"], rows["operations"]),
+                                (axes[1], rows["bytes"], rows["memory"])]:
+        ax.lines[0].set_data(x, measured)
+        ax.lines[1].set_data(x, model * measured[-1] / model[-1])
+        ax.set_xlabel(rows["vary"])
+        ax.relim()
+        ax.autoscale_view()
+    _cost_titles(rows, axes)
 
 
 def cost_widget(way="gram", vary="n"):
@@ -240,9 +257,12 @@ def cost_widget(way="gram", vary="n"):
         if (way, vary) not in measured:
             measured[(way, vary)] = cost_rows(way, vary)
         rows = dict(measured[(way, vary)])
-        view.restart()                                # new scales and labels: draw all anew
-        plot_cost(rows, axes=view.axes)
-        view.render(full=True)
+        axes = view.axes
+        if not axes[0].lines:
+            plot_cost(rows, axes=axes)
+        else:                                         # the same drawing, moved to these rows
+            _move_cost_lines(rows, axes)
+        view.render(full=True)                        # new scales and labels: a full render
         r = table[way]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"

@@ -316,12 +316,18 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
     def update(budget, rule, loss):
         rows = budget_rows(rule, loss, tuple(budgets), n)
         axes = view.axes
-        full = shown.get("rows") is not rows          # other curves and scales: draw all anew
-        if full:
-            view.restart()
+        full = shown.get("rows") is not rows          # other curves and scales: a full render
+        if not shown:
             plot_budget(rows, budget, loss, axes=axes)
             view.animate(axes[0].lines[1], axes[1].lines[1], axes[0].title)
-            shown["rows"] = rows
+        elif full:                                    # the same drawing, moved to the new runs
+            terms = [r["n_terms"] for r in rows]
+            for ax, key in ((axes[0], "score"), (axes[1], "time_ratio")):
+                ax.lines[0].set_data(terms, [r[key] for r in rows])
+                ax.relim()
+                ax.autoscale_view()
+            axes[0].set_ylabel("test accuracy" if loss == "hinge" else "test mean squared error")
+        shown["rows"] = rows
         row = rows[budget]
         axes[0].lines[1].set_data([row["n_terms"]], [row["score"]])
         axes[1].lines[1].set_data([row["n_terms"]], [row["time_ratio"]])
