@@ -171,7 +171,9 @@ def update_step(artists, view, path):
     artists["f"].set_ydata(view["f"])
     X, y = path["X"][:t, 0], path["y"][:t]
     artists["seen"].set_offsets(np.column_stack([X, y]) if t else np.empty((0, 2)))
-    artists["seen"].set_facecolors(np.where(y >= 0, "#d94801", "#08519c") if t else "none")
+    colours = np.where(y >= 0, "#d94801", "#08519c") if t else "none"
+    artists["seen"].set_facecolors(colours)
+    artists["seen"].set_edgecolors(colours)
     artists["mark"].set_xdata([view["x_t"]] * 2 if t >= 1 else [np.nan] * 2)
     artists["ax"].set_title(_step_title(view, path["loss"]), fontsize=9)
     return artists
