@@ -127,7 +127,8 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
     [cos, sin] map). Prints the kernel value, the observed and the predicted
     variance, and draws :func:`plot_rff_error`. The errors for every ``D`` and both
     maps are drawn once, when the widget is built (about a second); a move of ``D``
-    then moves the curves and the mark in place, and a switch of the map redraws.
+    then moves the curves and the mark in place; a switch of the map also replaces the
+    right panel's curves and the bound's name, with a full render.
     """
     import ipywidgets as W
 
@@ -143,12 +144,19 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
         data = dict(table[(D, paired)])
         curve = max_error_curve(paired, gamma)
         left, right = view.axes
-        full = shown.get("paired") != paired          # new legends and curves: draw all anew
-        if full:
-            view.restart()
+        full = shown.get("paired") != paired          # other curves and legends: a full render
+        if not shown:
             plot_rff_error(data, curve, axes=view.axes)
             view.animate(*left.lines, left.title, right.lines[-1])
-            shown["paired"] = paired
+            both = [max_error_curve(p, gamma) for p in (False, True)]
+            right.set_ylim(0.5 * min(c["max_error"].min() for c in both),
+                           2.0 * max(c["union_level"].max() for c in both))
+        elif full:
+            right.lines[0].set_ydata(curve["max_error"])
+            right.lines[1].set_ydata(curve["union_level"])
+            name = "2 exp(-D a²/4)" if paired else "2 exp(-D a²/8)"
+            left.get_legend().get_texts()[1].set_text(f"Hoeffding {name}")
+        shown["paired"] = paired
         left.lines[0].set_ydata(data["freq"])
         left.lines[1].set_ydata(data["bound"])
         left.set_title(f"one pair, D = {D}")
