@@ -70,3 +70,14 @@ def test_interactive_figure_puts_the_image_between_the_controls_and_the_output()
     first = view.image.value
     w.controls["a"].value = 1.0
     assert view.image.value != first and view.renders == 2
+
+
+def test_show_puts_an_earlier_picture_back_without_drawing():
+    view = FigureView(figsize=(3, 2))
+    line, = view.axes.plot([0, 1], [0, 1])
+    first = view.render()
+    line.set_ydata([1, 0])
+    second = view.render(full=True)
+    draws = _count_draws(view.fig)
+    assert view.show(first) == first and view.image.value == first
+    assert draws == [] and view.renders == 3 and second != first

@@ -141,6 +141,13 @@ class FigureView:
         self._moving.clear()
         self._background = None
 
+    def show(self, png: bytes) -> bytes:
+        """Show a picture :meth:`render` made earlier (kept by a widget whose moves come back
+        to the same state), without drawing; it counts as a render."""
+        self.image.value = png
+        self.renders += 1
+        return png
+
     def render(self, full: bool = False) -> bytes:
         """Draw the figure and show it: the Image's bytes are replaced, never removed."""
         from PIL import Image

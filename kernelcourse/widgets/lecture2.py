@@ -248,7 +248,8 @@ def cost_widget(way="gram", vary="n"):
     for the way and the fitted exponents; draws :func:`plot_cost`. The times are
     CPU seconds measured on this machine: a choice seen for the first time trains
     the way four times over (a fraction of a second to a second; measuring is the
-    point, so it cannot be skipped), and is kept, so coming back to it is instant.
+    point, so it cannot be skipped), and is kept with its picture, so coming back to it
+    is instant.
     The four sizes of the first way are measured when the widget is built.
     """
     import ipywidgets as W
@@ -259,6 +260,7 @@ def cost_widget(way="gram", vary="n"):
     }
     table = {r["way"]: r for r in sgd.cost_table()}
     measured = {(way, v): cost_rows(way, v) for v in COST_BASE}
+    pictures: dict = {}
     view = FigureView(1, 2, figsize=(10, 3.4))
 
     def update(way, vary):
@@ -266,11 +268,14 @@ def cost_widget(way="gram", vary="n"):
             measured[(way, vary)] = cost_rows(way, vary)
         rows = dict(measured[(way, vary)])
         axes = view.axes
-        if not axes[0].lines:
-            plot_cost(rows, axes=axes)
-        else:                                         # the same drawing, moved to these rows
-            _move_cost_lines(rows, axes)
-        view.render(full=True)                        # new scales and labels: a full render
+        if (way, vary) in pictures:                   # drawn before: the same picture again
+            view.show(pictures[(way, vary)])
+        else:
+            if not axes[0].lines:
+                plot_cost(rows, axes=axes)
+            else:                                     # the same drawing, moved to these rows
+                _move_cost_lines(rows, axes)
+            pictures[(way, vary)] = view.render(full=True)   # new scales: a full render
         r = table[way]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
