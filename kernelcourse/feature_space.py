@@ -1,6 +1,6 @@
 """Computing in feature space from kernel values alone.
 
-Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.7-3.9.
+Lecture 3 (John Shawe-Taylor's slides *Kernel methods*, UCL), sections 3.7-3.9.
 Given ``k(x, z) = <phi(x), phi(z)>`` and a sample ``x_1..x_m`` with Gram matrix
 ``K``, any vector ``w = sum_i alpha_i phi(x_i)`` is known through ``alpha``:
 

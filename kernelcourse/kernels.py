@@ -33,21 +33,21 @@ The lecture notes write the Gaussian kernel's width in several ways;
 :func:`gamma_from_sigma` turns each into scikit-learn's ``gamma`` of :class:`RBF`:
 
 * ``'sigma2'``: ``exp(-||x - z||^2 / sigma^2)``, so ``gamma = 1 / sigma^2``.
-  Lecture 1 (``000_02a3805d6f6fbf9c.txt``) writes the RBF kernel so.
+  Lecture 1 (Weinberger's notes on kernels) writes the RBF kernel so.
 * ``'two_sigma2'``: ``exp(-||x - z||^2 / (2 sigma^2))``, so
-  ``gamma = 1 / (2 sigma^2)``. Lecture 3 (``002_c879b5c65700b04d.txt``, the
-  proof by normalising ``exp(<x, z> / sigma^2)``) and lecture 4
-  (``003_7ec9173b21ea9363.txt``, ``f(x) exp(x^T x' / sigma^2) f(x')``) write it so.
+  ``gamma = 1 / (2 sigma^2)``. Lecture 3 (Shawe-Taylor's slides, the proof by
+  normalising ``exp(<x, z> / sigma^2)``) and lecture 4 (the CIS 520 notes,
+  ``f(x) exp(x^T x' / sigma^2) f(x')``) write it so.
   Lecture 1's exponential kernel ``exp(-||x - z|| / (2 sigma^2))`` takes the
   same conversion: ``Exponential(gamma=gamma_from_sigma(sigma, 'two_sigma2'))``.
 * ``'gamma_divides'``: ``exp(-||x - z||^2 / gamma_lecture)``, the lecture's own
   ``gamma`` dividing the squared distance, so ``gamma = 1 / gamma_lecture``.
-  Lecture 5 (``004_811ba43e0c37c1a5.txt``) writes it so.
+  Lecture 5 (Bagnell's scribed notes) writes it so.
 * ``'sigma'``: ``exp(-dist / sigma)``, so ``gamma = 1 / sigma``: lecture 1's
   Laplacian kernel ``exp(-|x - z| / sigma)`` is
   ``Laplacian(gamma=gamma_from_sigma(sigma, 'sigma'))``.
 
-Lecture 2 (``001_ec6c2c7eda246d15.txt``) already writes scikit-learn's forms,
+Lecture 2 (De Sa's notes) already writes scikit-learn's forms,
 ``exp(-gamma ||x - z||^2)``, ``(gamma x^T y + r)^d`` and ``tanh(gamma x^T y + r)``:
 its ``gamma`` and ``r`` are ``gamma`` and ``coef0`` here, unchanged.
 

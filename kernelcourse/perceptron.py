@@ -1,6 +1,6 @@
 """The perceptron in the primal and the dual, the kernel perceptron, and Novikoff's bound.
 
-Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.10-3.11.
+Lecture 3 (John Shawe-Taylor's slides *Kernel methods*, UCL), sections 3.10-3.11.
 Starting from ``w_0 = 0``, the perceptron visits training examples; when
 ``y_j <w_t, x_j> <= 0`` (a mistake) it updates ``w_{t+1} = w_t + y_j x_j``.
 Since ``w_t = sum_i alpha_i x_i``, the dual form keeps ``alpha`` instead and

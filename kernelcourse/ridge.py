@@ -1,6 +1,6 @@
 """Ridge regression in the primal and in the dual, and kernel ridge regression.
 
-Lecture 3 (notes ``shared/seeds/002_c879b5c65700b04d.txt``), sections 3.1-3.3.
+Lecture 3 (John Shawe-Taylor's slides *Kernel methods*, UCL), sections 3.1-3.3.
 Ridge regression chooses the linear function ``g(x) = <w, x>`` minimising
 
     L_lam(w, S) = lam ||w||^2 + ||xi||^2,    xi = y - X w.

@@ -1,6 +1,6 @@
 """Functions in a reproducing kernel Hilbert space, and gradient descent on them.
 
-Lecture 5 (notes ``shared/seeds/004_811ba43e0c37c1a5.txt``) learns a function
+Lecture 5 (Drew Bagnell's scribed notes on functional gradient descent) learns a function
 rather than a weight vector. A function of the RKHS ``H_K`` of a kernel ``K`` is a
 weighted sum of kernel "bumps"::
 

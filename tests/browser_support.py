@@ -306,7 +306,18 @@ class SliderMove:
     after: str
     changed: bool        # did anything else in the notebook's outputs change?
     images_before: int = 0   # plots (img elements) in the cell's outputs before the move
-    images_after: int = 0    # ... and after it
+    images_after: int = 0    # ... and after it (and after a burst of quick moves)
+    round_trips: list = field(default_factory=list)  # seconds from key press to a new plot/readout
+
+    def round_trip_text(self) -> str:
+        if not self.round_trips:
+            return "no round trip"
+        ms = sorted(1e3 * t for t in self.round_trips)
+        return (f"round trip {'/'.join(f'{t:.0f}' for t in self.round_trips_ms())} ms "
+                f"(median {ms[len(ms) // 2]:.0f})")
+
+    def round_trips_ms(self) -> list:
+        return [1e3 * t for t in self.round_trips]
 
 
 @dataclass
@@ -322,9 +333,13 @@ class NotebookReport:
 
     def summary(self) -> str:
         moved = ", ".join(f"cell {m.cell} '{m.label}' {m.before}->{m.after}"
-                          f"{'' if m.changed else ' (NOTHING CHANGED)'}" for m in self.moves)
+                          f"{'' if m.changed else ' (NOTHING CHANGED)'} [{m.round_trip_text()}]"
+                          for m in self.moves)
+        trips = sorted(t for m in self.moves for t in m.round_trips_ms())
+        trip = (f"round trips over {len(trips)} moves: median {trips[len(trips) // 2]:.0f} ms, "
+                f"worst {trips[-1]:.0f} ms; " if trips else "")
         return (f"{self.name}: {self.code_cells} code cells, {self.widget_views} widget views, "
-                f"{self.sliders} slider handles; moved: {moved or 'none'}; "
+                f"{self.sliders} slider handles; moved: {moved or 'none'}; {trip}"
                 f"{self.seconds:.1f} s; screenshot {self.screenshot}")
 
 
@@ -357,11 +372,15 @@ def _run_all(page, timeout: float) -> dict:
                  timeout, "all cells to finish running")
 
 
-def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[SliderMove]:
+def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: int = 3,
+                  burst: int = 4) -> list[SliderMove]:
     """Move the first slider of each cell that has sliders; note what changed.
 
     ``timeout`` bounds the wait for a change after a key press; ``settle_timeout``
-    the wait for the kernel to finish the callback afterwards."""
+    the wait for the kernel to finish the callback afterwards. Once a key moves the
+    slider, it is pressed ``repeats - 1`` more times, each move timed from key press
+    to new picture (``SliderMove.round_trips``, recorded, not asserted), then ``burst``
+    times in quick succession, after which every plot must still be there."""
     page.evaluate(JS_FINGERPRINT_FN)
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     moves = []
@@ -383,28 +402,68 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0) -> list[Sl
         page.evaluate("s => { window.__kcBefore = s; }", before)
         changed = False
         after_readout = before_readout
+        round_trips = []
         for key in ("ArrowRight", "ArrowLeft", "ArrowUp"):
             handle.scroll_into_view_if_needed()
             handle.focus()
-            handle.press(key)
-            try:
-                page.wait_for_function("window.__kcFingerprint() !== window.__kcBefore",
-                                       timeout=timeout * 1000)
-                changed = True
-            except Exception:  # Playwright's TimeoutError
-                changed = False
+            changed, seconds = _press_and_wait(page, cell, handle, key, timeout)
             after_readout = readout.text_content() if readout.count() else ""
+            if changed:
+                round_trips.append(seconds)
             if changed or after_readout != before_readout:
                 break  # the slider moved (at its end it may not: try the other way)
-        # Let the kernel finish the callback and the plot settle before going on.
-        _wait(page, JS_EXECUTION_STATE, lambda s: not s["busy"], settle_timeout,
-              "the kernel to go idle")
-        _wait(page, JS_LOADING, lambda loading: not loading, settle_timeout, "widgets to render")
+        if changed:
+            _settle(page, settle_timeout)
+            # more single moves the same way, each timed from key press to new picture
+            for _ in range(repeats - 1):
+                page.evaluate("() => { window.__kcBefore = window.__kcFingerprint(); }")
+                moved, seconds = _press_and_wait(page, cell, handle, key, timeout)
+                if not moved:
+                    break
+                round_trips.append(seconds)
+                _settle(page, settle_timeout)
+            # then a burst of quick moves, as a hand dragging the slider: no plot may vanish
+            for _ in range(burst):
+                handle.press(key)
+        # Let the kernel finish the callbacks and the plot settle before going on.
+        _settle(page, settle_timeout)
         slider.evaluate("e => e.removeAttribute('data-kc-moving')")
         moves.append(SliderMove(cell=i + 1, label=label.strip(), before=(before_readout or "").strip(),
                                 after=(after_readout or "").strip(), changed=changed,
-                                images_before=images_before, images_after=images.count()))
+                                images_before=images_before, images_after=images.count(),
+                                round_trips=round_trips))
     return moves
+
+
+def _settle(page, timeout: float) -> None:
+    _wait(page, JS_EXECUTION_STATE, lambda s: not s["busy"], timeout, "the kernel to go idle")
+    _wait(page, JS_LOADING, lambda loading: not loading, timeout, "widgets to render")
+
+
+# Resolves when the cell's plots changed (a new image), or, in a cell without images, when
+# anything the notebook shows changed (the fingerprint): the round trip of one slider move.
+JS_PICTURE_CHANGED = """cell => {
+  const srcs = [...cell.querySelectorAll('.jp-OutputArea-output img')].map(i => i.currentSrc || i.src);
+  if (window.__kcImages === null) return window.__kcFingerprint() !== window.__kcBefore;
+  return srcs.join('\u0001') !== window.__kcImages
+         && [...cell.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete);
+}"""
+
+
+def _press_and_wait(page, cell, handle, key, timeout: float):
+    """Press ``key`` on the slider handle; return (changed, seconds until the picture changed)."""
+    cell.evaluate("""c => { const imgs = [...c.querySelectorAll('.jp-OutputArea-output img')];
+        window.__kcImages = imgs.length ? imgs.map(i => i.currentSrc || i.src).join('\u0001') : null; }""")
+    start = time.monotonic()
+    handle.press(key)
+    try:
+        page.wait_for_function(JS_PICTURE_CHANGED, arg=cell.element_handle(),
+                               timeout=timeout * 1000, polling=5)
+        seconds = time.monotonic() - start
+    except Exception:  # Playwright's TimeoutError: no new picture; did anything else change?
+        seconds = None
+    changed = page.evaluate("window.__kcFingerprint() !== window.__kcBefore")
+    return changed, seconds if changed and seconds is not None else None
 
 
 def _screenshot(page, path: Path) -> None:

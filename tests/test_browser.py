@@ -7,10 +7,13 @@ the notebook in JupyterLab, runs all cells from the Run menu, and checks that
 * every widget rendered: no "Loading widget..." and no "Error displaying widget";
 * the first slider of every widget output moves with the arrow keys, and moving it
   changes something it drives (a plot, a printed readout, a label) and raises nothing;
+  it is moved three times, each move timed from key press to new picture (the round
+  trip, recorded in the summary, not asserted), then four times in quick succession,
+  after which no plot may be blank or gone;
 
 and saves a screenshot of the first widget per notebook into
 ``test-artifacts/screenshots/NOTEBOOK.png``, beside ``NOTEBOOK.txt`` saying what was
-checked (widget views, sliders moved, seconds) and any problem found.
+checked (widget views, sliders moved, round trips per move, seconds) and any problem found.
 
 The browser is Debian's Chromium (``/usr/bin/chromium``), driven by Playwright;
 no browser is downloaded. Without a Chromium the tests are skipped with the reason;
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -131,7 +135,7 @@ def test_the_checks_catch_a_broken_notebook(lab, tmp_path):
     assert not by_label["idle"].changed, report.summary()
     problems = "\n".join(report.problems)
     assert "slider 'idle' from 2 to 3 changed no plot or readout" in problems
-    assert "ValueError: no k above 1, got 2" in problems
+    assert re.search(r"ValueError: no k above 1, got \d", problems)
     assert "Error displaying widget" in problems
     assert "a plot is blank (an image of a single colour" in problems
     assert "moving slider 'm' from 1 to 2 left 0 plot(s) of 1" in problems

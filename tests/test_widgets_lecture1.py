@@ -8,7 +8,8 @@ from kernelcourse import datasets, kernels
 from kernelcourse.gradient_descent import squared_loss
 from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture1 as L
-from widget_checks import assert_drawn
+from kernelcourse.gradient_descent import KernelGD
+from widget_checks import assert_drawn, assert_redraw_shows_a_new_picture
 
 
 # --- plain functions -------------------------------------------------------
@@ -127,32 +128,33 @@ def test_kernel_boundary_widget_reacts_to_every_control():
     assert plt.get_fignums() == []                                           # no pyplot figures
 
 
-def test_kernel_boundary_widget_shows_a_new_png_per_change(shown_pngs):
-    w = L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20)
-    assert len(shown_pngs) == 1
-    w.controls["gamma"].value = 10.0
-    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
-    for png in shown_pngs:
-        assert_drawn(png)
-    assert shown_pngs[1] == figure_png(w.result["figure"])                  # the result's figure
-
-
-def test_all_subsets_widget_follows_the_d_slider(capsys, shown_pngs):
+def test_all_subsets_widget_follows_the_d_slider(capsys):
     w = L.all_subsets_widget(d=3, d_max=8, n=10)
     np.testing.assert_array_equal(w.result["dim"], [2, 4, 8])
-    w.controls["d"].value = 7                  # d = 4..7 not measured yet (the browser's blank case)
+    before = w.view.image.value
+    w.controls["d"].value = 7                  # measured when the widget was built
     np.testing.assert_array_equal(w.result["dim"], 2 ** np.arange(1, 8))
     out = capsys.readouterr().out.splitlines()
     line = [s for s in out if "d = 7" in s]
     assert line and "2^7 = 128 features" in line[-1]
-    assert out[-2:] == ["[png]", line[-1]]     # the plot before the line: no moment without a plot
-    assert w.result["figure"].axes[0].lines[0].get_ydata()[-1] == 128
-    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
-    assert_drawn(shown_pngs[1])
-    w.controls["d"].value = 6                  # back: cached times, drawn again
-    assert len(shown_pngs) == 3
-    assert_drawn(shown_pngs[2])
+    curve = w.result["figure"].axes[0].lines[0]
+    np.testing.assert_array_equal(curve.get_xdata(), np.arange(1, 8))
+    assert curve.get_ydata()[-1] == 128
+    assert w.view.image.value != before
+    assert_drawn(w.view.image.value)
     assert plt.get_fignums() == []
+
+
+def test_half_stable_step_is_the_auto_step():
+    X, y = datasets.circles(n=50, random_state=0)
+    for k in (kernels.RBF(2.0), kernels.Polynomial(3), kernels.Laplacian(0.5)):
+        K = k(X)
+        assert L.half_stable_step(K) == pytest.approx(0.5 / np.linalg.eigvalsh(K)[-1], rel=1e-10)
+        auto = KernelGD(k, n_steps=30).fit(X, y)
+        np.testing.assert_allclose(L.boundary_data(k, X, y, 30, grid_size=5, step=L.half_stable_step(K))
+                                   ["model"].dual_coef_, auto.dual_coef_, rtol=1e-8, atol=1e-12)
+    with pytest.raises(ValueError, match="K has no positive eigenvalue"):
+        L.half_stable_step(-np.eye(3))
 
 
 def test_gd_steps_widget_moves_along_the_path():
@@ -168,9 +170,11 @@ def test_gd_steps_widget_moves_along_the_path():
     assert plt.get_fignums() == []
 
 
-def test_gd_steps_widget_shows_a_drawn_png_per_step(shown_pngs):
-    w = L.gd_steps_widget(n=40, n_steps=30, grid_size=8)
-    w.controls["t"].value = 12
-    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
-    for png in shown_pngs:
-        assert_drawn(png)
+@pytest.mark.parametrize("build, control, value", [
+    (lambda: L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20), "gamma", 10.0),
+    (lambda: L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20), "dataset", "xor"),
+    (lambda: L.gd_steps_widget(n=40, n_steps=30, grid_size=8), "t", 12),
+    (lambda: L.all_subsets_widget(d=3, d_max=6, n=10), "d", 5),
+])
+def test_each_move_redraws_the_one_figure_in_place(build, control, value):
+    assert_redraw_shows_a_new_picture(build(), control, value)

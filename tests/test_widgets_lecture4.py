@@ -1,4 +1,5 @@
-"""The kernel builder of lecture 4: its logic, and the widget driven without a browser."""
+"""Lecture 4's widgets, the kernel builder and the MAP fit in the dual: their logic, and the
+widgets driven without a browser."""
 
 import matplotlib.colors
 import matplotlib.pyplot as plt
@@ -6,9 +7,8 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
-from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture4 as w4
-from widget_checks import assert_drawn
+from widget_checks import assert_drawn, assert_redraw_shows_a_new_picture
 
 
 def _sq(X, Z):
@@ -191,20 +191,130 @@ def test_the_widget_updates_when_its_controls_change():
     assert widget.result["psd"] is False and widget.result["promised"] is False
 
 
-def test_the_widget_shows_a_drawn_png_per_change(shown_pngs):
+def test_the_widget_redraws_its_one_figure_per_change():
     widget = w4.kernel_builder(n=12)
     base1, base2, rule, gamma, c, n = widget.children[:6]
-    assert len(shown_pngs) == 1
+    assert widget.children[6] is widget.view.image
+    first, renders = widget.view.image.value, widget.view.renders
+    assert_drawn(first)
     base1.value = "metric"
     rule.value = "k1"                                   # not PSD: red bars for negative eigenvalues
-    assert len(shown_pngs) == 3
-    for png in shown_pngs:
-        assert_drawn(png)
-    assert shown_pngs[-1] == figure_png(widget.result["figure"])
-    bars = widget.result["figure"].axes[1].patches
+    assert widget.view.renders == renders + 2
+    assert widget.view.image.value != first
+    assert_drawn(widget.view.image.value)
+    bars = [b for b in widget.result["figure"].axes[1].patches if b.get_visible()]
     eig = widget.result["eigenvalues"]
+    assert_allclose([b.get_height() for b in bars], eig, rtol=1e-12)
     red = [matplotlib.colors.same_color(b.get_facecolor(), "tab:red") for b in bars]
     assert red == list(eig < -1e-9 * max(1.0, np.abs(eig).max())) and any(red)
+    n.value = 5                                          # fewer points: fewer bars, a smaller matrix
+    assert sum(b.get_visible() for b in widget.view.fig.axes[1].patches) == 5
+    assert widget.view.fig.axes[0].images[0].get_array().shape == (5, 5)
+    before = widget.view.image.value
     rule.value = "normalize"                            # ||x - x|| = 0: cannot be normalised
-    assert widget.result["figure"] is None and len(shown_pngs) == 3
+    assert widget.result["figure"] is None
+    assert widget.view.image.value != before             # the picture says why, no stale matrix
+    assert "cannot evaluate" in widget.view.fig.get_suptitle()
+    assert not widget.view.fig.axes[0].get_visible()
+    rule.value = "k1"
+    assert widget.view.fig.axes[0].get_visible() and widget.result["figure"] is widget.view.fig
     assert plt.get_fignums() == []                      # figures pyplot never tracks
+
+
+def test_the_builder_moves_back_to_the_same_picture():
+    widget = w4.kernel_builder(n=12)
+    widget.controls = dict(zip(["base1", "base2", "rule", "gamma", "c", "n"], widget.children[:6]))
+    assert_redraw_shows_a_new_picture(widget, "gamma", 3.0)
+
+
+# --- 4.1-4.3: lambda against the primal and the dual MAP fits -------------------------------
+
+def test_map_dual_points_are_seeded_and_shaped():
+    X, y = w4.map_dual_points("linear")
+    assert X.shape == (12, 2) and np.all(X[:, 1] == 1.0) and np.all(np.diff(X[:, 0]) >= 0)
+    Xl, yl = w4.map_dual_points("logistic")
+    assert Xl.shape == (40, 2) and set(np.unique(yl)) == {-1.0, 1.0}
+    assert_allclose(w4.map_dual_points("logistic")[0], Xl)
+    with pytest.raises(ValueError, match=r"model must be one of \['linear', 'logistic'\]; got model='svm'"):
+        w4.map_dual_points("svm")
+
+
+@pytest.mark.parametrize("lam", [0.1, 1.0, 10.0])
+def test_map_linear_primal_and_dual_agree_with_a_direct_solve(lam):
+    X, y = w4.map_dual_points("linear")
+    sigma = 0.5
+    data = w4.map_dual_data("linear", X, y, lam, sigma)
+    # the MAP weights by the normal equations, written out
+    w = np.linalg.solve(X.T @ X + (sigma ** 2 / lam ** 2) * np.eye(2), X.T @ y)
+    assert_allclose(data["w"], w, rtol=1e-10)
+    # alpha from the Gram matrix alone, and the residual form of lecture 4.1, by a loop
+    alpha = np.linalg.solve(X @ X.T + (sigma ** 2 / lam ** 2) * np.eye(len(y)), y)
+    assert_allclose(data["alpha"], alpha, rtol=1e-8, atol=1e-10)
+    residual_form = [(lam ** 2 / sigma ** 2) * (y[i] - w @ X[i]) for i in range(len(y))]
+    assert_allclose(data["alpha_identity"], residual_form, rtol=1e-8, atol=1e-10)
+    assert_allclose(data["w_from_alpha"], w, rtol=1e-8)
+    assert data["max_difference"] < 1e-8 * max(1.0, lam ** 2)
+    assert data["weight"] == pytest.approx(lam ** 2 / sigma ** 2)
+
+
+def test_map_linear_fit_shrinks_to_zero_as_lambda_shrinks():
+    X, y = w4.map_dual_points("linear")
+    norms = [np.linalg.norm(w4.map_dual_data("linear", X, y, lam)["w"]) for lam in (0.01, 0.1, 1.0, 10.0)]
+    assert all(a < b for a, b in zip(norms, norms[1:]))
+    assert norms[0] < 0.01 * norms[-1]
+    ls = np.linalg.lstsq(X, y, rcond=None)[0]            # a weak prior: least squares
+    assert_allclose(w4.map_dual_data("linear", X, y, 1e3)["w"], ls, rtol=1e-5)
+
+
+@pytest.mark.parametrize("lam", [0.1, 1.0, 5.0])
+def test_map_logistic_alpha_is_lambda_squared_y_one_minus_p(lam):
+    X, y = w4.map_dual_points("logistic")
+    data = w4.map_dual_data("logistic", X, y, lam)
+    w = data["w"]
+    # w is the minimiser: the gradient of sum log(1 + exp(-y w.x)) + w.w / (2 lam^2) vanishes
+    grad = sum(-y[i] * X[i] / (1 + np.exp(y[i] * (w @ X[i]))) for i in range(len(y))) + w / lam ** 2
+    assert np.abs(grad).max() < 1e-8
+    P = np.array([1 / (1 + np.exp(-y[i] * (w @ X[i]))) for i in range(len(y))])
+    assert_allclose(data["P"], P, rtol=1e-12)
+    assert_allclose(data["alpha"], lam ** 2 * y * (1 - P), rtol=1e-10)
+    assert_allclose(data["w_from_alpha"], w, rtol=1e-7, atol=1e-9)   # w = sum_i alpha_i x_i
+    assert np.all(data["alpha"] != 0)                                # 1 - P is never 0
+    assert data["accuracy"] == pytest.approx(np.mean(np.sign(X @ w) == y))
+
+
+def test_map_dual_data_rejects_bad_input():
+    X, y = w4.map_dual_points("linear")
+    with pytest.raises(ValueError, match="lam must be positive; got lam=0"):
+        w4.map_dual_data("linear", X, y, 0.0)
+    with pytest.raises(ValueError, match="sigma must be positive; got sigma=-1"):
+        w4.map_dual_data("linear", X, y, 1.0, sigma=-1)
+    with pytest.raises(ValueError, match=r"model must be one of"):
+        w4.map_dual_data("ridge", X, y, 1.0)
+
+
+def test_map_dual_widget_follows_lambda_and_the_model(capsys):
+    w = w4.map_dual_widget()
+    assert set(w.controls) == {"model", "log_lam"}
+    X, y = w4.map_dual_points("linear")
+    w.controls["log_lam"].value = 1.0
+    assert_allclose(w.result["w"], w4.map_dual_data("linear", X, y, 10.0)["w"], rtol=1e-12)
+    left, right = w.result["figure"].axes
+    # the two fitted lines are the primal and the dual prediction, on top of each other
+    primal, dual_line = left.lines[:2]
+    assert_allclose(primal.get_ydata(), dual_line.get_ydata(), rtol=1e-8, atol=1e-10)
+    G = np.column_stack([primal.get_xdata(), np.ones(len(primal.get_xdata()))])
+    assert_allclose(primal.get_ydata(), G @ w.result["w"], rtol=1e-12)
+    top = np.abs(w.result["alpha"]).max()
+    assert_allclose([b.get_height() for b in right.patches], w.result["alpha"] / top, rtol=1e-12)
+    assert "lambda = 10" in left.get_title()
+    w.controls["model"].value = "logistic"
+    Xl, yl = w4.map_dual_points("logistic")
+    assert_allclose(w.result["alpha"], w4.map_dual_data("logistic", Xl, yl, 10.0)["alpha"], rtol=1e-12)
+    assert len(w.result["figure"].axes[1].patches) == 40
+    assert "none is 0" in capsys.readouterr().out
+    assert plt.get_fignums() == []
+
+
+@pytest.mark.parametrize("control, value", [("log_lam", 1.0), ("model", "logistic")])
+def test_map_dual_widget_moves_redraw_in_place(control, value):
+    assert_redraw_shows_a_new_picture(w4.map_dual_widget(), control, value)

@@ -6,9 +6,8 @@ import pytest
 
 from kernelcourse import rkhs
 from kernelcourse.kernels import RBF
-from kernelcourse.widgets import figure_png
 from kernelcourse.widgets import lecture5 as L
-from widget_checks import assert_drawn
+from widget_checks import assert_drawn, assert_redraw_shows_a_new_picture
 
 
 # --- plain functions -------------------------------------------------------
@@ -93,16 +92,21 @@ def test_stepper_widget_adds_bumps_as_t_moves():
     assert plt.get_fignums() == []                          # figures pyplot never tracks
 
 
-def test_stepper_widget_shows_a_drawn_png_per_step(shown_pngs):
+def test_stepper_widget_draws_the_bumps_of_step_t():
     w = L.fgd_stepper_widget(n=10)
     w.controls["t"].value = 4
-    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
-    for png in shown_pngs:
-        assert_drawn(png)
-    assert shown_pngs[1] == figure_png(w.result["figure"])  # the result's figure is what was shown
+    ax = w.result["figure"].axes[0]
+    shown = [line for line in ax.lines[:10] if len(line.get_xdata())]
+    assert len(shown) == len(w.result["alpha"])
+    for line, bump in zip(shown, w.result["bumps"]):
+        np.testing.assert_allclose(line.get_ydata(), bump, rtol=1e-12)
+    np.testing.assert_allclose(ax.lines[10].get_ydata(), w.result["f"], rtol=1e-12)
+    lo, hi = ax.get_ylim()                      # the range holds every step of the path
+    assert lo <= min(f(w.result["grid"][:, None]).min() for f in w.result["path"]["functions"])
+    assert hi >= max(f(w.result["grid"][:, None]).max() for f in w.result["path"]["functions"])
 
 
-def test_budget_widget_follows_budget_and_rule(capsys, shown_pngs):
+def test_budget_widget_follows_budget_and_rule(capsys):
     w = L.budget_widget(budgets=(5, 40), n=150)
     assert set(w.controls) == {"budget", "rule", "loss"}
     assert w.result["row"]["budget"] == 40
@@ -110,14 +114,14 @@ def test_budget_widget_follows_budget_and_rule(capsys, shown_pngs):
     assert w.result["row"]["n_terms"] == 5
     out = capsys.readouterr().out.splitlines()
     assert out[-1].startswith("budget 5: 5 bumps")
-    assert out[-2] == "[png]"                               # the plot first: no moment without a plot
+    ring = w.result["figure"].axes[0].lines[1]
+    assert list(ring.get_xdata()) == [5] and list(ring.get_ydata()) == [w.result["row"]["score"]]
     w.controls["budget"].value = 2
     assert w.result["row"]["budget"] is None
     w.controls["loss"].value = "squared"                    # a new budget_tradeoff run, then the plot
     assert "mean squared error" in w.result["figure"].axes[0].get_ylabel()
-    assert len(shown_pngs) == 4 and len(set(shown_pngs)) == 4
-    for png in shown_pngs:
-        assert_drawn(png)
+    assert w.view.renders == 4
+    assert_drawn(w.view.image.value)
     assert plt.get_fignums() == []
 
 
@@ -134,9 +138,13 @@ def test_bandwidth_widget_bias_against_variance():
     assert plt.get_fignums() == []
 
 
-def test_bandwidth_widget_shows_a_drawn_png_per_change(shown_pngs):
-    w = L.bandwidth_widget(gamma=0.3, n_datasets=5)
-    w.controls["gamma"].value = 30.0
-    assert len(shown_pngs) == 2 and shown_pngs[1] != shown_pngs[0]
-    for png in shown_pngs:
-        assert_drawn(png)
+@pytest.mark.parametrize("build, control, value", [
+    (lambda: L.fgd_stepper_widget(n=10), "t", 4),
+    (lambda: L.fgd_stepper_widget(n=10), "gamma", 3.0),
+    (lambda: L.fgd_stepper_widget(n=10), "loss", "squared"),
+    (lambda: L.budget_widget(budgets=(5, 40), n=150), "budget", 0),
+    (lambda: L.budget_widget(budgets=(5, 40), n=150), "rule", "smallest"),
+    (lambda: L.bandwidth_widget(gamma=0.3, n_datasets=5), "gamma", 30.0),
+])
+def test_each_move_redraws_the_one_figure_in_place(build, control, value):
+    assert_redraw_shows_a_new_picture(build(), control, value)

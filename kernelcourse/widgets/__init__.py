@@ -3,18 +3,27 @@
 Each builder wires ipywidgets controls to plain package functions that are
 unit-tested without a browser; the notebooks only call the builders.
 
-Figures inside widgets are drawn with :func:`new_figure` and shown with
-:func:`show_figure`: each redraw gets its own figure, unknown to pyplot, which
-is rendered to PNG right there. Nothing is shared between two redraws (no
-pyplot figure registry, no canvas renderer), so a slider moved while a redraw
-is under way cannot blank the other redraw's image, which pyplot figures shown
-by the inline backend's flush were seen to do in JupyterLab.
+A widget draws on one :class:`FigureView`: a figure made once when the widget
+is built (with :func:`new_figure`, so pyplot never tracks it), whose artists
+each move updates in place (``set_data``, ``set_ydata``, ``set_text``, ...),
+rendered once per move to a PNG that replaces the bytes of an
+``ipywidgets.Image`` standing in the widget. Nothing is cleared and re-shown
+(so no plot vanishes while a new one renders), no pyplot state is involved
+(which made inline plots blank or vanish in JupyterLab), and the figure is
+drawn once per move, not twice as ``bbox_inches="tight"`` does. The figure and
+its axes are built once, which was most of the time per move of the old way
+(a new figure per move, see :func:`show_figure`).
+
+:func:`new_figure`, :func:`figure_png` and :func:`show_figure` remain for
+static plots and for figures shown once.
 """
 from __future__ import annotations
 
 import io
 
-__all__ = ["new_figure", "show_figure", "figure_png"]
+import numpy as np
+
+__all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure"]
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw):
@@ -32,10 +41,26 @@ def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw)
     return fig, axes
 
 
-def figure_png(fig, dpi: int = 100) -> bytes:
-    """Render ``fig`` to PNG bytes (tight bounding box, white background)."""
+def figure_png(fig, dpi: int = 100, tight: bool = True) -> bytes:
+    """Render ``fig`` to PNG bytes on a white background.
+
+    ``tight=True`` crops to the drawn content (``bbox_inches="tight"``, which draws
+    the figure twice: once to measure it, once to save it); ``tight=False`` draws it
+    once at its own size, as :class:`FigureView` does on every move.
+    """
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight", facecolor="white")
+    if tight:
+        fig.savefig(buffer, format="png", dpi=dpi, facecolor="white", bbox_inches="tight")
+        return buffer.getvalue()
+    # One draw on the figure's own canvas, then the pixels straight to PNG; ``savefig``
+    # would draw twice when the figure has a layout engine, as ``tight_layout`` leaves.
+    from PIL import Image
+
+    fig.set_dpi(dpi)
+    fig.patch.set_facecolor("white")
+    fig.canvas.draw()
+    Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).save(buffer, format="png",
+                                                               compress_level=1)
     return buffer.getvalue()
 
 
@@ -44,3 +69,126 @@ def show_figure(fig, dpi: int = 100) -> None:
     from IPython.display import Image, display
 
     display(Image(data=figure_png(fig, dpi=dpi), format="png"))
+
+
+class FigureView:
+    """One figure for the life of a widget, shown through an ``ipywidgets.Image``.
+
+    Build the artists once on ``view.fig`` / ``view.axes`` (the arguments are those of
+    :func:`new_figure`), update them in place on each move, then call :meth:`render`.
+    ``layout`` is ``"tight"`` (``fig.tight_layout()`` once, at the first render) or None.
+
+    Artists passed to :meth:`animate` are the ones that move: the rest of the figure
+    (axes, ticks, labels, legends, fixed curves) is then drawn once and kept as a
+    background, and a render only pastes it and draws the moving artists on top (the
+    blitting of matplotlib's animations). ``render(full=True)`` draws everything anew,
+    for a move that changes what the background shows (axis limits, a colour bar).
+
+    Attributes
+    ----------
+    fig, axes : the figure and its axes (one Axes or an array, as :func:`new_figure`)
+    image : ipywidgets.Image holding the last rendered PNG
+    renders : int, how many times the figure was rendered
+    """
+
+    def __init__(self, nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), dpi: int = 100,
+                 layout: str | None = "tight", **subplot_kw):
+        import ipywidgets as W
+
+        self.fig, self.axes = new_figure(nrows, ncols, figsize=figsize, **subplot_kw)
+        self.fig.set_dpi(dpi)
+        self.fig.patch.set_facecolor("white")
+        self.dpi = dpi
+        self._layout = layout
+        self._moving: list = []
+        self._background = None
+        self._positions: dict = {}
+        self.renders = 0
+        # shown at the figure's own size (the widget would otherwise stretch it to the page)
+        width = int(round(self.fig.get_figwidth() * dpi))
+        self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
+
+    def animate(self, *artists) -> None:
+        """Mark ``artists`` as the moving ones (drawn on every render, over the background).
+
+        Call it before the first render, after :meth:`restart`, or with artists made
+        since the last render (a new contour set): the background is kept, and an
+        artist already drawn into it would stay there as a ghost.
+        """
+        for artist in artists:
+            if artist is not None and artist not in self._moving:
+                artist.set_animated(True)
+                self._moving.append(artist)
+
+    def forget(self, artist) -> None:
+        """Remove a moving artist from the figure (e.g. a contour replaced by a new one)."""
+        if artist is not None:
+            if artist in self._moving:
+                self._moving.remove(artist)
+            artist.remove()
+
+    def restart(self) -> None:
+        """Clear every axes and forget the moving artists, to draw the figure anew.
+
+        Each axes gets back its automatic aspect and the place the first render's layout
+        gave it (an equal aspect ratio shrinks an axes' box, and clearing does not undo it).
+        """
+        for ax in self.fig.axes:
+            ax.clear()
+            ax.set_aspect("auto")              # clear() keeps an equal aspect ratio set before
+            if ax in self._positions:
+                ax.set_position(self._positions[ax])
+        self._moving.clear()
+        self._background = None
+
+    def show(self, png: bytes) -> bytes:
+        """Show a picture :meth:`render` made earlier (kept by a widget whose moves come back
+        to the same state), without drawing; it counts as a render."""
+        self.image.value = png
+        self.renders += 1
+        return png
+
+    def render(self, full: bool = False) -> bytes:
+        """Draw the figure and show it: the Image's bytes are replaced, never removed."""
+        from PIL import Image
+
+        canvas = self.fig.canvas
+        if self._layout == "tight":
+            self.fig.tight_layout()
+            self.fig.set_layout_engine(None)   # else every later draw would run it again
+            self._layout = None
+        if not self._positions:
+            self._positions = {ax: ax.get_position(original=True) for ax in self.fig.axes}
+        if full or self._background is None or not self._moving:
+            canvas.draw()                      # everything but the animated artists
+            self._background = canvas.copy_from_bbox(self.fig.bbox)
+        else:
+            canvas.restore_region(self._background)
+        # in z-order, as a full draw would stack them (a stable sort keeps equal ones in order)
+        for artist in sorted(self._moving, key=lambda a: a.get_zorder()):
+            self.fig.draw_artist(artist)
+        buffer = io.BytesIO()
+        Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",
+                                                               compress_level=1)
+        png = buffer.getvalue()
+        self.image.value = png
+        self.renders += 1
+        return png
+
+
+def interactive_figure(update, view: FigureView, controls: dict, **attributes):
+    """``ipywidgets.interactive(update, **controls)`` with ``view``'s image above its output.
+
+    The returned widget's children are the controls, ``view.image`` (the plot, which stays
+    in place while the controls move) and the output (what ``update`` prints). It also
+    gets the attributes ``controls``, ``view`` and any given in ``attributes``.
+    """
+    import ipywidgets as W
+
+    widget = W.interactive(update, **controls)
+    widget.children = (*widget.kwargs_widgets, view.image, widget.out)
+    widget.controls = controls
+    widget.view = view
+    for name, value in attributes.items():
+        setattr(widget, name, value)
+    return widget

@@ -19,23 +19,23 @@ the tests call and check without a browser):
 
 Each builder returns an ``ipywidgets.interactive``; its ``controls`` attribute
 maps argument names to the slider or dropdown, and ``result`` holds the dict
-the last callback computed. The drawing functions put their plots on figures
-made by :func:`kernelcourse.widgets.new_figure`, which pyplot never tracks;
-the callbacks show them with :func:`kernelcourse.widgets.show_figure` (a PNG
-rendered on the spot), so no redraw depends on the inline backend's flush.
+the last callback computed. Each widget draws once on its
+:class:`~kernelcourse.widgets.FigureView` (a figure pyplot never tracks) and each
+move updates the drawing in place and renders it once; the drawing functions
+also draw on a new figure of their own when given no axes.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from kernelcourse import datasets, features, kernels
-from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int
+from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int, check_square
 from kernelcourse.gradient_descent import KernelGD
-from kernelcourse.widgets import new_figure, show_figure
+from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
     "KERNEL_NAMES", "DATASET_NAMES",
-    "make_kernel", "make_dataset", "grid_for", "boundary_data", "plot_boundary",
+    "make_kernel", "make_dataset", "grid_for", "half_stable_step", "boundary_data", "plot_boundary", "update_boundary",
     "kernel_boundary_widget",
     "all_subsets_costs", "plot_all_subsets_costs", "all_subsets_widget",
     "gd_path_data", "boundary_at_step", "plot_gd_step", "gd_steps_widget",
@@ -102,7 +102,25 @@ def grid_for(X, grid_size=60, pad=0.25):
     return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
 
 
-def boundary_data(kernel, X, y, n_steps=300, X_test=None, y_test=None, grid_size=60):
+def half_stable_step(K):
+    """``0.5 / lambda_max(K)``, the step ``KernelGD(step="auto")`` takes, by Lanczos iteration.
+
+    Only the largest eigenvalue is computed (``scipy.sparse.linalg.eigsh``, started
+    from the vector of ones, so the result is deterministic), several times faster
+    than the full spectrum on the widget's 200 points, which matters when every
+    slider move retrains; it agrees with the full eigensolver to round-off.
+    """
+    from scipy.sparse.linalg import eigsh
+
+    K = check_square(K)
+    K = (K + K.T) / 2.0
+    lam_max = float(eigsh(K, k=1, which="LA", return_eigenvectors=False, v0=np.ones(len(K)))[0])
+    if lam_max <= 0:
+        raise ValueError(f"K has no positive eigenvalue (largest {lam_max:.3g}); no step makes progress")
+    return 0.5 / lam_max
+
+
+def boundary_data(kernel, X, y, n_steps=300, X_test=None, y_test=None, grid_size=60, step="auto"):
     """Train :class:`~kernelcourse.gradient_descent.KernelGD` and evaluate it on a grid.
 
     Parameters
@@ -110,7 +128,9 @@ def boundary_data(kernel, X, y, n_steps=300, X_test=None, y_test=None, grid_size
     kernel : kernel object
     X, y : training points (n, 2) and labels in {-1, +1}
     n_steps : int
-        Gradient descent steps (step size ``"auto"``: half the largest stable step).
+        Gradient descent steps.
+    step : float or "auto"
+        Step size; ``"auto"`` is half the largest stable step, ``0.5 / lambda_max(K)``.
     X_test, y_test : optional
         A test set for the test accuracy.
     grid_size : int
@@ -126,7 +146,7 @@ def boundary_data(kernel, X, y, n_steps=300, X_test=None, y_test=None, grid_size
     """
     X = as_2d(X)
     y = as_labels(y, n=X.shape[0])
-    model = KernelGD(kernel, n_steps=n_steps).fit(X, y)
+    model = KernelGD(kernel, step=step, n_steps=n_steps).fit(X, y)
     xx, yy, points = grid_for(X, grid_size)
     h = model.decision_function(points).reshape(xx.shape)
     test_accuracy = None if X_test is None else model.score(X_test, y_test)
@@ -151,13 +171,18 @@ def plot_boundary(data, X, y, ax=None, title=None):
     Returns
     -------
     matplotlib Axes
+        Its ``images[0]`` shows the two regions (values ``h >= 0``), which
+        :func:`update_boundary` replaces in place.
     """
+    from matplotlib.colors import ListedColormap
+
     if ax is None:
         _, ax = new_figure(figsize=(4.2, 4.0))
-    xx, yy, h = data["xx"], data["yy"], data["h"]
-    ax.contourf(xx, yy, np.sign(h), levels=[-1.5, 0, 1.5], colors=["#c6dbef", "#fdd0a2"], alpha=0.8)
-    if h.min() < 0 < h.max():
-        ax.contour(xx, yy, h, levels=[0.0], colors="k", linewidths=1.2)
+    xx, yy = data["xx"], data["yy"]
+    ax.imshow((data["h"] >= 0).astype(float), origin="lower", interpolation="nearest",
+              extent=(xx[0, 0], xx[0, -1], yy[0, 0], yy[-1, 0]), vmin=0.0, vmax=1.0,
+              cmap=ListedColormap(["#c6dbef", "#fdd0a2"]), alpha=0.8)
+    _zero_level(ax, data)
     y = np.asarray(y)
     ax.scatter(X[y < 0, 0], X[y < 0, 1], s=12, c="#08519c", label="y = -1")
     ax.scatter(X[y > 0, 0], X[y > 0, 1], s=12, c="#d94801", marker="^", label="y = +1")
@@ -167,6 +192,32 @@ def plot_boundary(data, X, y, ax=None, title=None):
     if title:
         ax.set_title(title, fontsize=10)
     return ax
+
+
+def _zero_level(ax, data):
+    """The line ``h = 0`` (a contour set), or None when ``h`` keeps one sign on the grid."""
+    h = data["h"]
+    if h.min() < 0 < h.max():
+        return ax.contour(data["xx"], data["yy"], h, levels=[0.0], colors="k", linewidths=1.2)
+    return None
+
+
+def update_boundary(view, ax, data, drawn):
+    """Move a :func:`plot_boundary` drawing on ``view`` (a FigureView) to ``data``, in place.
+
+    ``drawn`` keeps the moving artists between calls (pass an empty dict the first time,
+    after :func:`plot_boundary` drew on ``ax``): the regions' image, the zero level and
+    the title.
+    """
+    if not drawn:
+        drawn["regions"] = ax.images[0]
+        drawn["level"] = ax.collections[0] if len(ax.collections) > 2 else None
+        points = ax.collections[-2:]            # drawn over the regions, as plot_boundary does
+        view.animate(drawn["regions"], *points, drawn["level"], ax.title)
+    drawn["regions"].set_data((data["h"] >= 0).astype(float))
+    view.forget(drawn["level"])
+    drawn["level"] = _zero_level(ax, data)
+    view.animate(drawn["level"])
 
 
 def _describe(kernel_name, gamma, degree):
@@ -198,28 +249,37 @@ def kernel_boundary_widget(dataset="circles", kernel="rbf", gamma=1.0, degree=2,
     controls = {
         "dataset": W.Dropdown(options=list(DATASET_NAMES), value=dataset, description="data"),
         "kernel": W.Dropdown(options=list(KERNEL_NAMES), value=kernel, description="kernel"),
-        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-2, max=2, step=0.1, description="gamma",
-                                  continuous_update=False),
-        "degree": W.IntSlider(value=degree, min=1, max=8, description="degree", continuous_update=False),
-        "n_steps": W.IntSlider(value=n_steps, min=10, max=1000, step=10, description="steps",
-                               continuous_update=False),
+        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-2, max=2, step=0.1, description="gamma"),
+        "degree": W.IntSlider(value=degree, min=1, max=8, description="degree"),
+        "n_steps": W.IntSlider(value=n_steps, min=10, max=1000, step=10, description="steps"),
     }
+
+    view = FigureView(figsize=(4.6, 4.3))
+    drawn: dict = {}
+    shown: dict = {}
 
     def update(dataset, kernel, gamma, degree, n_steps):
         X, y = make_dataset(dataset, n=n, random_state=0)
         X_test, y_test = make_dataset(dataset, n=n, random_state=1)
-        data = boundary_data(make_kernel(kernel, gamma, degree), X, y, n_steps,
-                             X_test, y_test, grid_size=grid_size)
-        ax = plot_boundary(data, X, y, title=(
-            f"{_describe(kernel, gamma, degree)}: train {data['train_accuracy']:.2f}, "
-            f"test {data['test_accuracy']:.2f}"))
-        show_figure(ax.figure)
-        data["figure"] = ax.figure
+        k = make_kernel(kernel, gamma, degree)
+        data = boundary_data(k, X, y, n_steps, X_test, y_test, grid_size=grid_size,
+                             step=half_stable_step(k(X)))
+        title = (f"{_describe(kernel, gamma, degree)}: train {data['train_accuracy']:.2f}, "
+                 f"test {data['test_accuracy']:.2f}")
+        ax = view.axes
+        full = shown.get("dataset") != dataset       # new points and extent: draw all anew
+        if full:
+            view.restart()
+            drawn.clear()
+            plot_boundary(data, X, y, ax=ax)
+            shown["dataset"] = dataset
+        update_boundary(view, ax, data, drawn)
+        ax.set_title(title, fontsize=10)
+        view.render(full=full)
+        data["figure"] = view.fig
         return data
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -271,16 +331,18 @@ def all_subsets_costs(d, n=40, repeat=3, random_state=0):
     return out
 
 
-def plot_all_subsets_costs(costs, axes=None):
+def plot_all_subsets_costs(costs, axes=None, d_max=None):
     """Left: the map's dimension ``2^d`` against the kernel's ``d`` products (log scale).
     Right: measured seconds for the Gram matrix, explicit map against kernel.
 
     ``axes`` (two Axes) are made with :func:`~kernelcourse.widgets.new_figure`
-    when missing (a figure pyplot does not track).
+    when missing (a figure pyplot does not track). ``d_max`` fixes the axes' range
+    to ``d = 1..d_max`` (the widget's), so the curves can grow without rescaling.
 
     Returns
     -------
     ndarray of two matplotlib Axes
+        ``axes[i].lines`` are the two curves of each panel.
     """
     if axes is None:
         _, axes = new_figure(1, 2, figsize=(8.5, 3.2))
@@ -289,43 +351,58 @@ def plot_all_subsets_costs(costs, axes=None):
     axes[0].semilogy(d, d, "s-", label="kernel factors $d$")
     axes[0].set_xlabel("d")
     axes[0].set_title("size per inner product", fontsize=10)
-    axes[0].legend(fontsize=8)
+    axes[0].legend(fontsize=8, loc="upper left")
     axes[1].semilogy(d, costs["map_seconds"], "o-", label=r"$\phi(X)\phi(X)^\top$")
     axes[1].semilogy(d, costs["kernel_seconds"], "s-", label=r"$\prod_k (1 + x_k z_k)$")
     axes[1].set_xlabel("d")
     axes[1].set_title("seconds for the Gram matrix", fontsize=10)
-    axes[1].legend(fontsize=8)
-    axes[0].figure.tight_layout()
+    axes[1].legend(fontsize=8, loc="upper left")
+    if d_max is not None:
+        full = all_subsets_costs(d_max, n=int(costs.get("n", 40)))
+        axes[0].set_ylim(0.5, 2.0 * 2.0 ** d_max)
+        lo = min(full["map_seconds"].min(), full["kernel_seconds"].min())
+        hi = max(full["map_seconds"].max(), full["kernel_seconds"].max())
+        axes[1].set_ylim(lo / 2, hi * 2)
+        for ax in axes:
+            ax.set_xlim(0.5, d_max + 0.5)
     return axes
 
 
 def all_subsets_widget(d=8, d_max=14, n=40):
     """Widget: move ``d`` and compare the ``2^d`` map with the ``O(d)`` kernel.
 
+    The costs for every ``d <= d_max`` are measured once, when the widget is built
+    (a couple of seconds); moving ``d`` then only shows the curves up to ``d``.
+
     Returns
     -------
     ipywidgets.interactive
-        With ``controls`` (``{"d": IntSlider}``) and ``result`` (the dict of
+        With ``controls`` (``{"d": IntSlider}``), ``view`` and ``result`` (the dict of
         :func:`all_subsets_costs` plus ``figure``).
     """
     import ipywidgets as W
 
-    controls = {"d": W.IntSlider(value=d, min=1, max=d_max, description="d", continuous_update=False)}
+    all_subsets_costs(d_max, n=n)                     # measured once, cached per d
+    controls = {"d": W.IntSlider(value=d, min=1, max=d_max, description="d")}
+    view = FigureView(1, 2, figsize=(8.5, 3.2))
+    curves = []
 
     def update(d):
         costs = all_subsets_costs(d, n=n)
-        axes = plot_all_subsets_costs(costs)
-        # The plot first: the output is cleared when the first new output arrives, so a
-        # line printed first would leave the widget without a plot while the PNG renders.
-        show_figure(axes[0].figure)
+        costs["n"] = n
+        if not curves:
+            axes = plot_all_subsets_costs(costs, axes=view.axes, d_max=d_max)
+            curves.extend([*axes[0].lines, *axes[1].lines])
+            view.animate(*curves)
+        for line, values in zip(curves, ("dim", "d", "map_seconds", "kernel_seconds")):
+            line.set_data(costs["d"], costs[values])
+        view.render()
         print(f"d = {d}: the map has 2^{d} = {costs['dim'][-1]} features, the kernel multiplies {d} "
               f"factors; explicit map / kernel time = {costs['ratio'][-1]:.1f}x")
-        costs["figure"] = axes[0].figure
+        costs["figure"] = view.fig
         return costs
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -372,12 +449,15 @@ def boundary_at_step(path_data, t):
             "train_accuracy": float(np.mean(train_pred == path_data["y"]))}
 
 
-def plot_gd_step(path_data, step_data, X, y):
+def plot_gd_step(path_data, step_data, X, y, axes=None):
     """The boundary after ``t`` steps (left) and the loss curve with ``t`` marked (right).
 
-    Returns the Figure, made with :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it).
+    Draws on ``axes`` (two Axes) or on a new figure from
+    :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it). Returns the
+    Figure; ``axes[1].lines[1]`` is the marker at ``t``.
     """
-    fig, axes = new_figure(1, 2, figsize=(8.5, 3.6))
+    if axes is None:
+        _, axes = new_figure(1, 2, figsize=(8.5, 3.6))
     t = step_data["t"]
     plot_boundary(step_data, X, y, ax=axes[0],
                   title=f"after t = {t} steps: train accuracy {step_data['train_accuracy']:.2f}")
@@ -386,20 +466,20 @@ def plot_gd_step(path_data, step_data, X, y):
     axes[1].semilogy([t], [losses[t]], "o")
     axes[1].set_xlabel("step t")
     axes[1].set_title(r"loss $\|K\alpha^t - y\|^2$", fontsize=10)
-    fig.tight_layout()
-    return fig
+    return axes[0].figure
 
 
 def gd_steps_widget(kernel=None, dataset="circles", n=120, n_steps=200, grid_size=50):
     """Widget: a slider over the steps ``t`` of one kernelised gradient descent run.
 
     The run is made once (RBF with ``gamma = 2`` by default); the slider
-    only picks ``alpha^t`` from the recorded path.
+    only picks ``alpha^t`` from the recorded path, and moves the boundary and the
+    marker on the loss curve in place.
 
     Returns
     -------
     ipywidgets.interactive
-        With ``controls`` (``{"t": IntSlider}``), ``path_data`` and ``result``
+        With ``controls`` (``{"t": IntSlider}``), ``path_data``, ``view`` and ``result``
         (the dict of :func:`boundary_at_step` plus ``figure``).
     """
     import ipywidgets as W
@@ -408,16 +488,24 @@ def gd_steps_widget(kernel=None, dataset="circles", n=120, n_steps=200, grid_siz
     check_positive(n_steps, "n_steps")
     X, y = make_dataset(dataset, n=n, random_state=0)
     path_data = gd_path_data(kernel, X, y, n_steps=n_steps, grid_size=grid_size)
-    controls = {"t": W.IntSlider(value=0, min=0, max=n_steps, description="step t",
-                                 continuous_update=False)}
+    controls = {"t": W.IntSlider(value=0, min=0, max=n_steps, description="step t")}
+    view = FigureView(1, 2, figsize=(8.5, 3.6))
+    drawn: dict = {}
+    boundary: dict = {}
 
     def update(t):
         step_data = boundary_at_step(path_data, t)
-        step_data["figure"] = plot_gd_step(path_data, step_data, X, y)
-        show_figure(step_data["figure"])
+        left, right = view.axes
+        if not drawn:
+            plot_gd_step(path_data, step_data, X, y, axes=view.axes)
+            drawn["marker"] = right.lines[1]
+            view.animate(drawn["marker"])
+        update_boundary(view, left, step_data, boundary)
+        left.set_title(f"after t = {t} steps: train accuracy {step_data['train_accuracy']:.2f}",
+                       fontsize=10)
+        drawn["marker"].set_data([t], [path_data["losses"][t]])
+        view.render()
+        step_data["figure"] = view.fig
         return step_data
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    widget.path_data = path_data
-    return widget
+    return interactive_figure(update, view, controls, path_data=path_data)

@@ -17,8 +17,9 @@ call and check without a browser):
 
 :func:`plot_decision` draws lecture 2.7's demo. Each builder returns an
 ``ipywidgets.interactive``; its ``controls`` attribute maps argument names to the
-controls, and ``result`` holds the dict the last callback computed (with the
-``figure``).
+controls, ``view`` is the widget's :class:`~kernelcourse.widgets.FigureView` (one
+figure, updated in place), and ``result`` holds the dict the last callback computed
+(with the ``figure``).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ import numpy as np
 from kernelcourse import random_features as rf
 from kernelcourse import sgd
 from kernelcourse._validation import check_positive
-from kernelcourse.widgets import new_figure, show_figure
+from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
     "rff_error_data", "max_error_curve", "plot_rff_error", "rff_error_widget",
@@ -91,7 +92,13 @@ def max_error_curve(paired=False, gamma=5.0, n_points=40, delta=0.05, random_sta
 
 
 def plot_rff_error(data, curve, axes=None):
-    """Left: observed frequency of ``|error| >= a`` and Hoeffding's bound; right: largest error against D."""
+    """Left: observed frequency of ``|error| >= a`` and Hoeffding's bound; right: largest error against D.
+
+    Draws on ``axes`` (two Axes) or on a new figure from
+    :func:`~kernelcourse.widgets.new_figure`; returns the axes. ``axes[0].lines`` are
+    the observed frequency and the bound, ``axes[1].lines`` the largest error, the
+    union level and the mark at ``D``: :func:`rff_error_widget` moves them in place.
+    """
     if axes is None:
         _, axes = new_figure(1, 2, figsize=(10, 3.6))
     left, right = axes
@@ -101,6 +108,7 @@ def plot_rff_error(data, curve, axes=None):
     left.set_xlabel("error level a")
     left.set_ylabel("P(|K(x,y) - ψ(x)·ψ(y)| ≥ a)")
     left.set_title(f"one pair, D = {data['D']}")
+    left.set_ylim(-0.05, 1.05)
     left.legend(fontsize=8)
     right.loglog(curve["D"], curve["max_error"], "o-", label="largest error, all pairs")
     right.loglog(curve["D"], curve["union_level"], "--",
@@ -109,7 +117,6 @@ def plot_rff_error(data, curve, axes=None):
     right.set_xlabel("number of features D")
     right.set_ylabel("error")
     right.legend(fontsize=8)
-    left.figure.tight_layout()
     return axes
 
 
@@ -118,29 +125,50 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
 
     Controls: ``D`` (a selection over :data:`D_CHOICES`) and ``paired`` (the
     [cos, sin] map). Prints the kernel value, the observed and the predicted
-    variance, and draws :func:`plot_rff_error`.
+    variance, and draws :func:`plot_rff_error`. The errors for every ``D`` and both
+    maps are drawn once, when the widget is built (about a second); a move of ``D``
+    then moves the curves and the mark in place; a switch of the map also replaces the
+    right panel's curves and the bound's name, with a full render.
     """
     import ipywidgets as W
 
+    table = {(d, p): rff_error_data(d, p, gamma, n_draws) for d in D_CHOICES for p in (False, True)}
     controls = {
-        "D": W.SelectionSlider(options=list(D_CHOICES), value=D, description="D",
-                               continuous_update=False),
+        "D": W.SelectionSlider(options=list(D_CHOICES), value=D, description="D"),
         "paired": W.Checkbox(value=paired, description="paired [cos, sin]"),
     }
+    view = FigureView(1, 2, figsize=(10, 3.6))
+    shown: dict = {}
+
     def update(D, paired):
-        data = rff_error_data(D, paired, gamma, n_draws)
+        data = dict(table[(D, paired)])
         curve = max_error_curve(paired, gamma)
-        axes = plot_rff_error(data, curve)
-        show_figure(axes[0].figure)  # the plot first: a printed line would replace it for a moment
+        left, right = view.axes
+        full = shown.get("paired") != paired          # other curves and legends: a full render
+        if not shown:
+            plot_rff_error(data, curve, axes=view.axes)
+            view.animate(*left.lines, left.title, right.lines[-1])
+            both = [max_error_curve(p, gamma) for p in (False, True)]
+            right.set_ylim(0.5 * min(c["max_error"].min() for c in both),
+                           2.0 * max(c["union_level"].max() for c in both))
+        elif full:
+            right.lines[0].set_ydata(curve["max_error"])
+            right.lines[1].set_ydata(curve["union_level"])
+            name = "2 exp(-D a²/4)" if paired else "2 exp(-D a²/8)"
+            left.get_legend().get_texts()[1].set_text(f"Hoeffding {name}")
+        shown["paired"] = paired
+        left.lines[0].set_ydata(data["freq"])
+        left.lines[1].set_ydata(data["bound"])
+        left.set_title(f"one pair, D = {D}")
+        right.lines[-1].set_xdata([D, D])
+        view.render(full=full)
         print(f"K(x, y) = {data['K']:.3f}; variance of psi(x).psi(y): observed {data['var']:.5f}, "
               f"formula {data['var_formula']:.5f}; D for error <= 0.1 with probability 0.95: "
               f"{rf.features_needed(0.1, 0.05, paired)}")
-        data.update({"curve": curve, "figure": axes[0].figure})
+        data.update({"curve": curve, "figure": view.fig})
         return data
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -188,12 +216,28 @@ def plot_cost(rows, axes=None):
         ax.set_xlabel(rows["vary"])
         ax.set_ylabel(label)
         ax.legend(fontsize=8)
+    _cost_titles(rows, axes)
+    return axes
+
+
+def _cost_titles(rows, axes):
     axes[0].set_title(f"{rows['way']}: time exponent {rows['seconds_exponent']:.2f} "
                       f"(model {rows['operations_exponent']:.2f})", fontsize=10)
     axes[1].set_title(f"memory exponent {rows['bytes_exponent']:.2f} "
                       f"(model {rows['memory_exponent']:.2f})", fontsize=10)
-    axes[0].figure.tight_layout()
-    return axes
+
+
+def _move_cost_lines(rows, axes):
+    """Put the rows of another (way, size) on the axes :func:`plot_cost` drew."""
+    x = rows["sizes"]
+    for ax, measured, model in [(axes[0], rows["seconds"], rows["operations"]),
+                                (axes[1], rows["bytes"], rows["memory"])]:
+        ax.lines[0].set_data(x, measured)
+        ax.lines[1].set_data(x, model * measured[-1] / model[-1])
+        ax.set_xlabel(rows["vary"])
+        ax.relim()
+        ax.autoscale_view()
+    _cost_titles(rows, axes)
 
 
 def cost_widget(way="gram", vary="n"):
@@ -202,7 +246,11 @@ def cost_widget(way="gram", vary="n"):
     Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
     (n, d, D or T; the others fixed at :data:`COST_BASE`). Prints the table's row
     for the way and the fitted exponents; draws :func:`plot_cost`. The times are
-    CPU seconds measured on this machine.
+    CPU seconds measured on this machine: a choice seen for the first time trains
+    the way four times over (a fraction of a second to a second; measuring is the
+    point, so it cannot be skipped), and is kept with its picture, so coming back to it
+    is instant.
+    The four sizes of the first way are measured when the widget is built.
     """
     import ipywidgets as W
 
@@ -211,22 +259,32 @@ def cost_widget(way="gram", vary="n"):
         "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in sgd.cost_table()}
+    measured = {(way, v): cost_rows(way, v) for v in COST_BASE}
+    pictures: dict = {}
+    view = FigureView(1, 2, figsize=(10, 3.4))
 
     def update(way, vary):
-        rows = cost_rows(way, vary)
-        axes = plot_cost(rows)
-        show_figure(axes[0].figure)  # the plot first, as in rff_error_widget
+        if (way, vary) not in measured:
+            measured[(way, vary)] = cost_rows(way, vary)
+        rows = dict(measured[(way, vary)])
+        axes = view.axes
+        if (way, vary) in pictures:                   # drawn before: the same picture again
+            view.show(pictures[(way, vary)])
+        else:
+            if not axes[0].lines:
+                plot_cost(rows, axes=axes)
+            else:                                     # the same drawing, moved to these rows
+                _move_cost_lines(rows, axes)
+            pictures[(way, vary)] = view.render(full=True)   # new scales: a full render
         r = table[way]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
               f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
               f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
-        rows["figure"] = axes[0].figure
+        rows["figure"] = view.fig
         return rows
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------

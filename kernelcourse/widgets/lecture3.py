@@ -18,8 +18,9 @@ the tests call and check without a browser):
   :func:`plot_novelty_map`.
 
 Each builder returns an ``ipywidgets.interactive``; its ``controls`` attribute
-maps argument names to the sliders, and ``result`` holds the dict the last
-callback computed.
+maps argument names to the sliders, ``view`` is its
+:class:`~kernelcourse.widgets.FigureView` (one figure, updated in place on each
+move), and ``result`` holds the dict the last callback computed.
 """
 from __future__ import annotations
 
@@ -30,11 +31,12 @@ from kernelcourse._validation import as_2d, check_nonnegative, check_positive, c
 from kernelcourse.feature_space import NoveltyBall
 from kernelcourse.perceptron import dual_perceptron
 from kernelcourse.ridge import dual_ridge, primal_ridge
-from kernelcourse.widgets import new_figure, show_figure
+from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
     "ridge_data", "ridge_fits", "plot_ridge_fits", "ridge_lambda_widget",
-    "perceptron_path", "perceptron_state", "plot_perceptron_state", "perceptron_steps_widget",
+    "perceptron_path", "perceptron_state", "plot_perceptron_state", "update_perceptron_state",
+    "perceptron_steps_widget",
     "novelty_data", "novelty_map", "plot_novelty_map", "novelty_ball_widget",
 ]
 
@@ -87,7 +89,11 @@ def ridge_fits(x, y, lam, degree=9, grid_size=200):
 
 
 def plot_ridge_fits(fits, x, y, ax=None, title=None):
-    """The data, the primal fit (solid) and the dual fit (dashed, on top)."""
+    """The data, the primal fit (solid) and the dual fit (dashed, on top).
+
+    Returns the Axes; its ``lines[0]`` and ``lines[1]`` are the primal and the dual
+    fit, which :func:`ridge_lambda_widget` updates in place.
+    """
     if ax is None:
         _, ax = new_figure(figsize=(6.0, 3.4))
     ax.scatter(np.ravel(x), y, s=18, c="k", zorder=3, label="data")
@@ -104,10 +110,13 @@ def plot_ridge_fits(fits, x, y, ax=None, title=None):
 def ridge_lambda_widget(degree=9, n=15, log_lam=-2.0):
     """Widget: ``log10(lambda)`` against the primal and dual fits and their agreement.
 
+    The figure is drawn once; a move refits (a few milliseconds) and moves the two
+    curves and the title in place (:class:`~kernelcourse.widgets.FigureView`).
+
     Returns
     -------
     ipywidgets.interactive
-        ``controls`` = ``{"log_lam": FloatSlider, "degree": IntSlider}``;
+        ``controls`` = ``{"log_lam": FloatSlider, "degree": IntSlider}``, ``view``;
         ``result`` is the dict of :func:`ridge_fits` plus ``figure``.
     """
     import ipywidgets as W
@@ -115,23 +124,28 @@ def ridge_lambda_widget(degree=9, n=15, log_lam=-2.0):
     x, y = ridge_data(n=n)
     controls = {
         "log_lam": W.FloatSlider(value=log_lam, min=-8.0, max=3.0, step=0.25,
-                                 description="log10 lam", continuous_update=False),
-        "degree": W.IntSlider(value=degree, min=1, max=15, description="degree",
-                              continuous_update=False),
+                                 description="log10 lam"),
+        "degree": W.IntSlider(value=degree, min=1, max=15, description="degree"),
     }
+    view = FigureView(figsize=(6.0, 3.4))
+
     def update(log_lam, degree):
         lam = 10.0 ** log_lam
         fits = ridge_fits(x, y, lam, degree=degree)
-        ax = plot_ridge_fits(fits, x, y, title=(
-            f"lambda = {lam:.2g}: ||w|| = {fits['norm_w']:.3g}, train RMSE {fits['train_rmse']:.3f}, "
-            f"max |primal - dual| = {fits['max_difference']:.1e}"))
-        fits["figure"] = ax.figure
-        show_figure(ax.figure)
+        title = (f"lambda = {lam:.2g}: ||w|| = {fits['norm_w']:.3g}, train RMSE {fits['train_rmse']:.3f}, "
+                 f"max |primal - dual| = {fits['max_difference']:.1e}")
+        ax = view.axes
+        if not ax.lines:
+            plot_ridge_fits(fits, x, y, ax=ax)
+            view.animate(ax.lines[0], ax.lines[1], ax.title)
+        ax.lines[0].set_ydata(fits["primal"])
+        ax.lines[1].set_ydata(fits["dual"])
+        ax.set_title(title, fontsize=10)
+        view.render()
+        fits["figure"] = view.fig
         return fits
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -184,10 +198,18 @@ def perceptron_state(path, t):
             "mistakes": int(np.sum(y * (X @ w) <= 0))}
 
 
-def plot_perceptron_state(path, state):
-    """Left: data, ``w*`` (dotted) and ``w_t`` (solid boundary). Right: the two inequalities."""
-    X, y, run, t = path["X"], path["y"], path["run"], state["t"]
-    fig, axes = new_figure(1, 3, figsize=(11.5, 3.5))
+def plot_perceptron_state(path, state, axes=None):
+    """Left: data, ``w*`` (dotted) and ``w_t`` (solid boundary). Right: the two inequalities.
+
+    Draws on ``axes`` (three Axes) or on a new figure from
+    :func:`~kernelcourse.widgets.new_figure`, and returns a dict of the artists that
+    :func:`update_perceptron_state` moves to another ``t``: ``boundary``, ``arrow``,
+    ``updated`` (the circled example), ``norm_sq``, ``alignment``, ``norm`` (the
+    three curves up to ``t``) and ``figure``.
+    """
+    X, y, run = path["X"], path["y"], path["run"]
+    if axes is None:
+        _, axes = new_figure(1, 3, figsize=(11.5, 3.5))
     ax = axes[0]
     ax.scatter(X[y < 0, 0], X[y < 0, 1], s=14, c="#08519c", label="y = -1")
     ax.scatter(X[y > 0, 0], X[y > 0, 1], s=14, c="#d94801", marker="^", label="y = +1")
@@ -195,65 +217,94 @@ def plot_perceptron_state(path, state):
     line = np.array([-lim, lim])
     ws = path["w_star"]
     ax.plot(-ws[1] * line, ws[0] * line, ":", c="gray", label="w* boundary")
-    if t > 0 and np.linalg.norm(state["w"]) > 0:
-        u = state["w"] / np.linalg.norm(state["w"])
-        ax.plot(-u[1] * line, u[0] * line, "-", c="k", label="w_t boundary")
-        ax.arrow(0, 0, *(0.5 * u), width=0.01, color="k")
-        xj = X[state["j"]]
-        ax.scatter([xj[0]], [xj[1]], s=120, facecolors="none", edgecolors="red", label="updated on")
+    artists = {"figure": ax.figure, "lim": lim}
+    artists["boundary"], = ax.plot([], [], "-", c="k", label="w_t boundary")
+    artists["arrow"], = ax.plot([], [], "-", c="k", lw=2.5)
+    artists["updated"] = ax.scatter([np.nan], [np.nan], s=120, facecolors="none", edgecolors="red",
+                                    label="updated on")
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.set_aspect("equal")
-    ax.set_title(f"t = {t} of {run.n_updates} updates, {state['mistakes']} mistakes", fontsize=10)
     ax.legend(fontsize=7, loc="lower left")
-    ts = np.arange(1, t + 1)
     T = np.arange(0, run.n_updates + 1)
     axes[1].plot(T, T * run.R**2, "--", c="gray", label=r"$t R^2$")
-    axes[1].plot(ts, run.norm_sq[:t], "o-", ms=3, label=r"$\|w_t\|^2$")
+    artists["norm_sq"], = axes[1].plot([], [], "o-", ms=3, label=r"$\|w_t\|^2$")
     axes[1].set_xlabel("update t")
     axes[1].set_title(r"$\|w_t\|^2 \leq t R^2$", fontsize=10)
     axes[1].legend(fontsize=8)
     axes[2].plot(T, T * run.gamma, "--", c="gray", label=r"$t \gamma$")
-    axes[2].plot(ts, run.alignment[:t], "o-", ms=3, label=r"$\langle w^*, w_t\rangle$")
-    axes[2].plot(ts, np.sqrt(run.norm_sq[:t]), "-", lw=1, label=r"$\|w_t\|$")
+    artists["alignment"], = axes[2].plot([], [], "o-", ms=3, label=r"$\langle w^*, w_t\rangle$")
+    artists["norm"], = axes[2].plot([], [], "-", lw=1, label=r"$\|w_t\|$")
     axes[2].set_xlabel("update t")
     axes[2].set_title(r"$\|w_t\| \geq \langle w^*, w_t\rangle \geq t\gamma$", fontsize=10)
     axes[2].legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    for a in axes[1:]:                       # the curves' full range, so no rescaling per move
+        a.set_xlim(-0.5, run.n_updates + 0.5)
+    axes[1].set_ylim(0, 1.05 * run.n_updates * run.R**2)
+    axes[2].set_ylim(min(0.0, float(np.min(run.alignment))) - 0.05,
+                     1.05 * max(float(np.sqrt(np.max(run.norm_sq))), run.n_updates * run.gamma))
+    update_perceptron_state(artists, path, state)
+    return artists
+
+
+def update_perceptron_state(artists, path, state):
+    """Move the artists of :func:`plot_perceptron_state` to ``state`` (in place)."""
+    X, run, t = path["X"], path["run"], state["t"]
+    line = np.array([-artists["lim"], artists["lim"]])
+    if t > 0 and np.linalg.norm(state["w"]) > 0:
+        u = state["w"] / np.linalg.norm(state["w"])
+        artists["boundary"].set_data(-u[1] * line, u[0] * line)
+        artists["arrow"].set_data([0, 0.5 * u[0]], [0, 0.5 * u[1]])
+        artists["updated"].set_offsets([X[state["j"]]])
+    else:
+        artists["boundary"].set_data([], [])
+        artists["arrow"].set_data([], [])
+        artists["updated"].set_offsets([[np.nan, np.nan]])
+    artists["boundary"].axes.set_title(
+        f"t = {t} of {run.n_updates} updates, {state['mistakes']} mistakes", fontsize=10)
+    ts = np.arange(1, t + 1)
+    artists["norm_sq"].set_data(ts, run.norm_sq[:t])
+    artists["alignment"].set_data(ts, run.alignment[:t])
+    artists["norm"].set_data(ts, np.sqrt(run.norm_sq[:t]))
+    return artists
 
 
 def perceptron_steps_widget(n=40, margin=0.04, random_state=3, t=0):
     """Widget: a slider over the updates ``t`` of one perceptron run.
 
     The run is made once; the slider rebuilds ``w_t`` from the first ``t``
-    updates and plots both of Novikoff's inequalities up to ``t``.
+    updates and moves the boundary and both of Novikoff's inequalities up to ``t``
+    on a figure drawn once (:func:`update_perceptron_state`).
 
     Returns
     -------
     ipywidgets.interactive
-        ``controls`` = ``{"t": IntSlider}`` (0 to the number of updates);
+        ``controls`` = ``{"t": IntSlider}`` (0 to the number of updates), ``view``;
         ``result`` is the dict of :func:`perceptron_state` plus ``figure``.
     """
     import ipywidgets as W
 
     path = perceptron_path(n=n, margin=margin, random_state=random_state)
     T = path["run"].n_updates
-    controls = {"t": W.IntSlider(value=min(t, T), min=0, max=T, description="update t",
-                                 continuous_update=False)}
+    controls = {"t": W.IntSlider(value=min(t, T), min=0, max=T, description="update t")}
+    view = FigureView(1, 3, figsize=(11.5, 3.5))
+    artists = {}
+
     def update(t):
         state = perceptron_state(path, t)
-        fig = plot_perceptron_state(path, state)
-        show_figure(fig)  # the plot first: the printed line would otherwise replace it for a moment
+        if not artists:
+            artists.update(plot_perceptron_state(path, state, axes=view.axes))
+            view.animate(*(artists[k] for k in ("boundary", "arrow", "updated", "norm_sq",
+                                                "alignment", "norm")), view.axes[0].title)
+        update_perceptron_state(artists, path, state)
+        view.render()
         print(f"t = {t}: ||w_t||^2 = {state['norm_sq']:.3f} <= t R^2 = {t * state['R'] ** 2:.3f}; "
               f"<w*, w_t> = {state['alignment']:.3f} >= t gamma = {t * state['gamma']:.3f}; "
               f"bound R^2/gamma^2 = {state['bound']:.1f}")
-        state["figure"] = fig
+        state["figure"] = view.fig
         return state
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -296,50 +347,84 @@ def novelty_map(X, gamma, X_test=None, grid_size=80, pad=0.5):
 
 
 def plot_novelty_map(data, X, X_test=None, ax=None, title=None):
-    """Distance to the centre (shaded), the ball's boundary, training and test points."""
+    """Distance to the centre (shaded), the ball's boundary, training and test points.
+
+    Returns the Axes (a new figure from :func:`~kernelcourse.widgets.new_figure` when
+    ``ax`` is missing). The shading is an image whose values :func:`novelty_ball_widget`
+    replaces in place.
+    """
     if ax is None:
         _, ax = new_figure(figsize=(5.0, 4.2))
-    cs = ax.contourf(data["xx"], data["yy"], data["distance"], levels=20, cmap="viridis")
-    ax.figure.colorbar(cs, ax=ax, label=r"$\|\phi(x) - \phi_S\|$")
-    d = data["distance"]
-    if d.min() < data["radius"] < d.max():
-        ax.contour(data["xx"], data["yy"], d, levels=[data["radius"]], colors="w", linewidths=2)
+    extent = (data["xx"][0, 0], data["xx"][0, -1], data["yy"][0, 0], data["yy"][-1, 0])
+    # one colour scale for every gamma: an RBF feature map has unit norm, so no point is further
+    # than sqrt(2) from the centre of mass, and the colours compare across widths
+    im = ax.imshow(data["distance"], origin="lower", extent=extent, cmap="viridis",
+                   interpolation="bilinear", aspect="equal", vmin=0.0, vmax=np.sqrt(2.0))
+    ax.figure.colorbar(im, ax=ax, label=r"$\|\phi(x) - \phi_S\|$")
+    _draw_ball_boundary(ax, data)
     ax.scatter(X[:, 0], X[:, 1], s=10, c="w", edgecolors="k", label="training")
     if X_test is not None and data["test_novel"] is not None:
         novel = data["test_novel"]
         ax.scatter(X_test[novel, 0], X_test[novel, 1], s=30, c="red", marker="x", label="novel")
         ax.scatter(X_test[~novel, 0], X_test[~novel, 1], s=30, c="orange", marker="+", label="inside")
-    ax.set_aspect("equal")
     ax.legend(fontsize=7, loc="lower left")
     if title:
         ax.set_title(title, fontsize=10)
     return ax
 
 
+def _draw_ball_boundary(ax, data):
+    d = data["distance"]
+    if d.min() < data["radius"] < d.max():
+        return ax.contour(data["xx"], data["yy"], d, levels=[data["radius"]], colors="w", linewidths=2)
+    return None
+
+
 def novelty_ball_widget(log_gamma=0.0, n=60):
     """Widget: ``log10(gamma)`` of the RBF kernel against the novelty ball.
+
+    The figure is drawn once; a move replaces the shaded distances (on one colour scale,
+    0 to sqrt(2), for every ``gamma``), the ball's boundary, the test points' verdicts
+    and the title in place.
 
     Returns
     -------
     ipywidgets.interactive
-        ``controls`` = ``{"log_gamma": FloatSlider}``; ``result`` is the dict of
-        :func:`novelty_map` plus ``figure``.
+        ``controls`` = ``{"log_gamma": FloatSlider}``, ``view``; ``result`` is the dict
+        of :func:`novelty_map` plus ``figure``.
     """
     import ipywidgets as W
 
     X, X_test = novelty_data(n=n)
     controls = {"log_gamma": W.FloatSlider(value=log_gamma, min=-2.0, max=2.0, step=0.1,
-                                           description="log10 gamma", continuous_update=False)}
+                                           description="log10 gamma")}
+    view = FigureView(figsize=(5.0, 4.2))
+    drawn = {}
+
     def update(log_gamma):
         gamma = 10.0 ** log_gamma
         data = novelty_map(X, gamma, X_test)
-        ax = plot_novelty_map(data, X, X_test, title=(
-            f"gamma = {gamma:.3g}: radius {data['radius']:.3f}, {data['test_novel'].sum()} of "
-            f"{len(X_test)} test points novel"))
-        data["figure"] = ax.figure
-        show_figure(ax.figure)
+        title = (f"gamma = {gamma:.3g}: radius {data['radius']:.3f}, {data['test_novel'].sum()} of "
+                 f"{len(X_test)} test points novel")
+        ax = view.axes
+        if not drawn:
+            plot_novelty_map(data, X, X_test, ax=ax)
+            drawn["image"] = ax.images[0]
+            drawn["boundary"] = ax.collections[0] if len(ax.collections) > 3 else None
+            drawn["training"], drawn["novel"], drawn["inside"] = ax.collections[-3:]
+            view.animate(drawn["image"], drawn["boundary"], drawn["training"], drawn["novel"],
+                         drawn["inside"], ax.title)
+        else:
+            drawn["image"].set_data(data["distance"])
+            view.forget(drawn["boundary"])
+            drawn["boundary"] = _draw_ball_boundary(ax, data)
+            view.animate(drawn["boundary"])
+            novel = data["test_novel"]
+            drawn["novel"].set_offsets(X_test[novel].reshape(-1, 2))
+            drawn["inside"].set_offsets(X_test[~novel].reshape(-1, 2))
+        ax.set_title(title, fontsize=10)
+        view.render()
+        data["figure"] = view.fig
         return data
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)

@@ -1,6 +1,12 @@
-"""Lecture 4's widget: a kernel builder (syllabus 4.5-4.7).
+"""Lecture 4's widgets: the MAP fit in the primal and the dual (4.1-4.3), and a kernel
+builder (4.5-4.7).
 
-Pick two base kernels and a way to combine them; the widget shows the Gram matrix on a
+:func:`map_dual_widget` moves the prior's ``lambda`` and shows the MAP fit of linear or
+logistic regression computed from ``w`` and from the dual coefficients ``alpha``, with
+each ``alpha_i`` beside the formula that defines it (computation: :func:`map_dual_data`;
+drawing: :func:`plot_map_dual`, :func:`update_map_dual`).
+
+:func:`kernel_builder`: pick two base kernels and a way to combine them; the widget shows the Gram matrix on a
 seeded random data set, its eigenvalues, and the verdict: PSD or not, and whether the
 lecture's construction rules promised it. Everything it shows comes from
 :func:`build_kernel` and :func:`gram_report`, plain functions tested without a browser.
@@ -20,12 +26,14 @@ from typing import Callable
 
 import numpy as np
 
-from .. import kernels
+from .. import dual, kernels
 from .._validation import as_2d, check_positive, check_positive_int, check_square
-from . import new_figure, show_figure
+from . import FigureView, interactive_figure, new_figure
 
 __all__ = ["BASES", "RULES", "BuiltKernel", "build_kernel", "gram_report",
-           "smallest_negative_minor", "demo_points", "plot_report", "kernel_builder"]
+           "smallest_negative_minor", "demo_points", "plot_report", "update_report", "kernel_builder",
+           "MAP_MODELS", "map_dual_points", "map_dual_data", "plot_map_dual", "update_map_dual",
+           "map_dual_widget"]
 
 A_PSD = np.array([[2.0, 0.5], [0.5, 1.0]])        # eigenvalues 2.21, 0.79
 A_NOT_PSD = np.array([[1.0, 0.0], [0.0, -1.0]])   # eigenvalues 1, -1
@@ -234,24 +242,62 @@ def demo_points(n=20, seed=0):
     return np.random.default_rng(seed).normal(size=(n, 2))
 
 
-def plot_report(report, title=""):
+def plot_report(report, title="", axes=None, n_max=None):
     """Gram matrix as an image and the eigenvalues as bars, negative ones in red.
 
-    Returns the Figure, made with :func:`~kernelcourse.widgets.new_figure` (pyplot does not
-    track it; the widget shows it with :func:`~kernelcourse.widgets.show_figure`).
+    Draws on ``axes`` (two Axes) or on a new figure from
+    :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it). Returns the
+    Figure; :func:`update_report` redraws its matrix, bars and title in place, for up to
+    ``n_max`` points (default: this report's number).
     """
-    fig, (ax1, ax2) = new_figure(1, 2, figsize=(9, 3.4))
+    if axes is None:
+        _, axes = new_figure(1, 2, figsize=(9, 3.4))
+    ax1, ax2 = axes
+    fig = ax1.figure
     im = ax1.imshow(report["K"], cmap="viridis")
     fig.colorbar(im, ax=ax1, fraction=0.046)
     ax1.set_title("Gram matrix K")
-    eig = report["eigenvalues"]
-    colors = ["tab:red" if v < -1e-9 * max(1.0, abs(eig).max()) else "tab:blue" for v in eig]
-    ax2.bar(np.arange(len(eig)), eig, color=colors)
     ax2.axhline(0.0, color="black", lw=0.8)
     ax2.set_title("eigenvalues of K (red: negative)")
     ax2.set_xlabel("index (ascending)")
+    n_max = len(report["eigenvalues"]) if n_max is None else n_max
+    ax2.bar(np.arange(n_max), np.zeros(n_max), color="tab:blue")   # heights set per report
+    update_report(fig, report, title)
+    return fig
+
+
+def update_report(fig, report, title=""):
+    """Move a :func:`plot_report` figure to another report: matrix, colour scale, bars, title.
+
+    The bars are the ones :func:`plot_report` made; those beyond this report's number of
+    eigenvalues are hidden. When the kernel could not be evaluated (``report["K"]`` is
+    None), both panels are hidden and the title says so.
+    """
+    ax1, ax2 = fig.axes[:2]
+    colorbar_ax = fig.axes[2]
+    shown = report["K"] is not None
+    for ax in (ax1, ax2, colorbar_ax):
+        ax.set_visible(shown)
+    if not shown:
+        fig.suptitle(f"{title}\n{report['verdict']}", fontsize=9)
+        return fig
+    K = report["K"]
+    im = ax1.images[0]
+    im.set_data(K)
+    im.set_extent((-0.5, K.shape[1] - 0.5, K.shape[0] - 0.5, -0.5))
+    lo, hi = float(np.min(K)), float(np.max(K))
+    im.set_clim(lo, hi if hi > lo else lo + 1e-12)
+    eig = report["eigenvalues"]
+    negative = eig < -1e-9 * max(1.0, np.abs(eig).max())
+    for i, bar in enumerate(ax2.patches):
+        bar.set_visible(i < len(eig))
+        if i < len(eig):
+            bar.set_height(eig[i])
+            bar.set_facecolor("tab:red" if negative[i] else "tab:blue")
+    span = max(float(eig.max()), 0.0) - min(float(eig.min()), 0.0) or 1.0
+    ax2.set_ylim(min(float(eig.min()), 0.0) - 0.05 * span, max(float(eig.max()), 0.0) + 0.05 * span)
+    ax2.set_xlim(-0.7, len(eig) - 0.3)
     fig.suptitle(title, fontsize=9)
-    fig.tight_layout()
     return fig
 
 
@@ -261,26 +307,30 @@ def kernel_builder(n=20, seed=0):
 
     Returns the ``ipywidgets.interactive`` object; its ``result`` is the latest
     :func:`gram_report` dict plus ``figure`` (the :func:`plot_report` Figure shown, None
-    when the kernel could not be evaluated), and ``children`` are the controls in the
-    order base1, base2, rule, gamma, c, n, followed by the output.
+    when the kernel could not be evaluated: the picture then says why), ``view`` its
+    :class:`~kernelcourse.widgets.FigureView`, and ``children`` are the controls in the
+    order base1, base2, rule, gamma, c, n, followed by the plot and the output.
     """
-    from ipywidgets import Dropdown, FloatLogSlider, FloatSlider, IntSlider, Layout, interactive
+    from ipywidgets import Dropdown, FloatLogSlider, FloatSlider, IntSlider, Layout
 
     wide = Layout(width="480px")
     style = {"description_width": "70px"}
+    view = FigureView(1, 2, figsize=(9, 3.4), layout=None)
+    view.fig.subplots_adjust(left=0.05, right=0.97, bottom=0.15, top=0.8, wspace=0.3)
 
     def show(base1, base2, rule, gamma, c, n):
         built = build_kernel(base1, base2, rule, gamma, c)
         report = gram_report(built, demo_points(n, seed))
-        fig = None
-        if report["K"] is not None:
-            fig = plot_report(report, built.formula)
-            show_figure(fig)
+        if len(view.fig.axes) == 2 and report["K"] is not None:
+            plot_report(report, built.formula, axes=view.axes, n_max=controls["n"].max)
+        elif len(view.fig.axes) > 2:
+            update_report(view.fig, report, built.formula)
+        if len(view.fig.axes) > 2:                   # nothing to show before a first matrix
+            view.render(full=True)
         print(report["verdict"])
-        return dict(report, figure=fig)
+        return dict(report, figure=view.fig if report["K"] is not None else None)
 
-    return interactive(
-        show,
+    controls = dict(
         base1=Dropdown(options=[(v[0], k) for k, v in BASES.items()], value="rbf",
                        description="k1", layout=wide, style=style),
         base2=Dropdown(options=[(v[0], k) for k, v in BASES.items()], value="linear",
@@ -292,3 +342,203 @@ def kernel_builder(n=20, seed=0):
         c=FloatSlider(value=1.0, min=0.1, max=3.0, step=0.1, description="c", style=style),
         n=IntSlider(value=n, min=2, max=40, description="points", style=style),
     )
+    return interactive_figure(show, view, controls)
+
+
+# ---------------------------------------------------------------------------------------
+# 4.1-4.3: lambda against the primal and the dual MAP fits
+# ---------------------------------------------------------------------------------------
+
+MAP_MODELS = ("linear", "logistic")
+
+
+def map_dual_points(model="linear", n=None, random_state=0):
+    """The widget's data, seeded.
+
+    ``linear``: ``n = 12`` inputs ``x ~ U[-2, 2]`` with a constant feature, ``X = [x, 1]``
+    of shape (n, 2), and targets ``y = 0.8 x + 0.5 + 0.4 N(0, 1)``. ``logistic``:
+    ``n = 40`` points ``X ~ N(0, I)`` in 2-D, labelled by the sign of
+    ``2 x_1 - x_2 + 0.8 N(0, 1)``.
+    """
+    if model not in MAP_MODELS:
+        raise ValueError(f"model must be one of {list(MAP_MODELS)}; got model={model!r}")
+    rng = np.random.default_rng(random_state)
+    if model == "linear":
+        n = check_positive_int(12 if n is None else n, "n")
+        x = np.sort(rng.uniform(-2.0, 2.0, n))
+        return np.column_stack([x, np.ones(n)]), 0.8 * x + 0.5 + 0.4 * rng.normal(size=n)
+    n = check_positive_int(40 if n is None else n, "n")
+    X = rng.normal(size=(n, 2))
+    return X, np.where(X @ np.array([2.0, -1.0]) + 0.8 * rng.normal(size=n) > 0, 1.0, -1.0)
+
+
+def map_dual_data(model, X, y, lam, sigma=0.5):
+    """The MAP fit of ``model`` at prior standard deviation ``lam``, found both ways.
+
+    ``linear`` (4.1, 4.3): ``w`` from the primal normal equations
+    (:func:`kernelcourse.dual.map_linear_primal`), ``alpha = (K + sigma^2/lam^2 I)^-1 y``
+    from the Gram matrix ``K = X X^T`` alone (:func:`kernelcourse.dual.map_linear_dual`),
+    and ``alpha_identity = (lam^2/sigma^2)(y_i - w.x_i)``, the residual form of 4.1.
+    ``logistic`` (4.2): ``w`` by Newton's method
+    (:func:`kernelcourse.dual.map_logistic_primal`), and
+    ``alpha = alpha_identity = lam^2 y_i (1 - P(y_i | x_i, w))``.
+
+    Returns
+    -------
+    dict
+        ``model``, ``lam``, ``sigma``, ``w``, ``alpha``, ``alpha_identity``,
+        ``w_from_alpha`` (``X^T alpha``), ``max_difference`` (largest
+        ``|X^T alpha - w|`` and, for ``linear``, ``|alpha - alpha_identity|``),
+        ``weight`` (``lam^2/sigma^2`` or ``lam^2``), ``P`` (logistic: ``P(y_i | x_i, w)``;
+        linear: None) and ``accuracy`` (logistic) or ``rmse`` (linear) on the data.
+    """
+    if model not in MAP_MODELS:
+        raise ValueError(f"model must be one of {list(MAP_MODELS)}; got model={model!r}")
+    X = as_2d(X)
+    lam = check_positive(lam, "lam")
+    sigma = check_positive(sigma, "sigma")
+    out = {"model": model, "lam": lam, "sigma": sigma}
+    if model == "linear":
+        w = dual.map_linear_primal(X, y, sigma, lam)
+        alpha = dual.map_linear_dual(X @ X.T, y, sigma, lam)
+        identity = dual.map_linear_alpha(X, y, w, sigma, lam)
+        out.update(weight=lam ** 2 / sigma ** 2, P=None,
+                   rmse=float(np.sqrt(np.mean((X @ w - y) ** 2))))
+    else:
+        w = dual.map_logistic_primal(X, y, lam, tol=1e-10)
+        alpha = identity = dual.map_logistic_alpha(X, y, w, lam)
+        P = dual.logistic_probability(X, y, w)
+        out.update(weight=lam ** 2, P=P, accuracy=float(np.mean(np.sign(X @ w) == y)))
+    w_from_alpha = X.T @ alpha
+    out.update(w=w, alpha=alpha, alpha_identity=identity, w_from_alpha=w_from_alpha,
+               max_difference=float(max(np.abs(w_from_alpha - w).max(),
+                                        np.abs(alpha - identity).max())))
+    return out
+
+
+def _map_title(data):
+    if data["model"] == "linear":
+        return (f"lambda = {data['lam']:.3g}, lambda^2/sigma^2 = {data['weight']:.3g}: "
+                f"w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), RMSE {data['rmse']:.3f}")
+    return (f"lambda = {data['lam']:.3g}: w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), "
+            f"training accuracy {data['accuracy']:.2f}")
+
+
+def plot_map_dual(data, X, y, axes=None):
+    """Left: the data and the MAP fit from ``w`` (solid) and from ``X^T alpha`` (dashed).
+    Right: each ``alpha_i`` (bars) and the identity's value for it (dots), both divided by
+    the largest ``|alpha_i|`` (given in the title), so the panel keeps its scale while
+    ``alpha`` grows like ``lambda^2``.
+
+    For ``linear`` the left panel is the line ``w.x`` over ``x`` (the constant feature
+    is the intercept); for ``logistic`` it is the boundary ``w.x = 0`` in the plane.
+    Returns a dict of the artists :func:`update_map_dual` moves: ``primal``, ``dual``
+    (lines), ``bars``, ``identity`` (dots) and ``axes``.
+    """
+    if axes is None:
+        _, axes = new_figure(1, 2, figsize=(10, 3.8))
+    left, right = axes
+    y = np.asarray(y, dtype=float)
+    if data["model"] == "linear":
+        left.scatter(X[:, 0], y, s=18, c="k", zorder=3, label="data")
+        left.set_xlim(-2.3, 2.3)
+        left.set_ylim(y.min() - 1.0, y.max() + 1.0)
+        left.set_xlabel("x")
+        left.set_ylabel("y")
+    else:
+        left.scatter(X[y < 0, 0], X[y < 0, 1], s=14, c="#08519c", label="y = -1")
+        left.scatter(X[y > 0, 0], X[y > 0, 1], s=14, c="#d94801", marker="^", label="y = +1")
+        lim = 1.1 * float(np.abs(X).max())
+        left.set_xlim(-lim, lim)
+        left.set_ylim(-lim, lim)
+        left.set_aspect("equal")
+        left.set_xlabel("$x_1$")
+        left.set_ylabel("$x_2$")
+    primal, = left.plot([], [], "-", lw=3, alpha=0.5, color="tab:blue", label="from w (primal)")
+    dual_line, = left.plot([], [], "--", lw=1.5, color="tab:orange", label=r"from $X^\top\alpha$ (dual)")
+    left.legend(fontsize=7, loc="upper left")
+    index = np.arange(len(y))
+    bars = right.bar(index, np.zeros(len(y)), color="#9ecae1", label=r"$\alpha_i$")
+    identity, = right.plot(index, np.zeros(len(y)), "o", ms=4, color="k", label=(
+        r"$(\lambda^2/\sigma^2)(y_i - w^\top x_i)$" if data["model"] == "linear"
+        else r"$\lambda^2 y_i (1 - P(y_i \mid x_i, w))$"))
+    right.axhline(0.0, color="grey", lw=0.6)
+    right.set_ylim(-1.15, 1.45)
+    right.set_xlabel("example i")
+    right.legend(fontsize=8, loc="upper left")
+    artists = {"primal": primal, "dual": dual_line, "bars": bars, "identity": identity,
+               "axes": axes, "X": X}
+    update_map_dual(artists, data)
+    return artists
+
+
+def update_map_dual(artists, data):
+    """Move the artists of :func:`plot_map_dual` to ``data`` (another ``lam``), in place."""
+    left, right = artists["axes"]
+    X = artists["X"]
+    if data["model"] == "linear":
+        grid = np.linspace(-2.3, 2.3, 50)
+        G = np.column_stack([grid, np.ones_like(grid)])
+        artists["primal"].set_data(grid, G @ data["w"])
+        artists["dual"].set_data(grid, dual.dual_predict(G @ X.T, data["alpha"]))
+    else:
+        lim = left.get_xlim()[1]
+        for line, w in ((artists["primal"], data["w"]), (artists["dual"], data["w_from_alpha"])):
+            u = w / max(np.linalg.norm(w), 1e-300)   # the boundary w.x = 0 runs along (-w2, w1)
+            line.set_data([-u[1] * lim * 2, u[1] * lim * 2], [u[0] * lim * 2, -u[0] * lim * 2])
+    top = float(np.abs(data["alpha"]).max()) or 1.0     # alpha grows like lambda^2: show its shape
+    for bar, a in zip(artists["bars"], data["alpha"]):
+        bar.set_height(a / top)
+    artists["identity"].set_ydata(data["alpha_identity"] / top)
+    right.set_title(f"alpha_i / {top:.3g} (the largest |alpha_i|); max |X^T alpha - w| = "
+                    f"{data['max_difference']:.1e}", fontsize=9)
+    left.set_title(_map_title(data), fontsize=9)
+    return artists
+
+
+def map_dual_widget(model="linear", log_lam=0.0, sigma=0.5):
+    """Widget (4.1-4.3): the prior's ``lambda`` against the MAP fit found in the primal and
+    in the dual, and the coefficients ``alpha_i`` beside the identity that defines them.
+
+    Controls: ``model`` (linear regression: ``alpha = (K + sigma^2/lambda^2 I)^-1 y`` from
+    the Gram matrix alone, beside ``(lambda^2/sigma^2)`` times the residuals; logistic
+    regression: ``alpha_i = lambda^2 y_i (1 - P(y_i | x_i, w))``) and ``log_lam``
+    (``log10`` of the prior standard deviation). Small ``lambda`` pulls ``w`` to 0; large
+    ``lambda`` lets the data decide. Both fits stay on top of each other: the dual is the
+    same estimate written with one weight per example.
+
+    Returns
+    -------
+    ipywidgets.interactive
+        ``controls``, ``view``; ``result`` is the dict of :func:`map_dual_data` plus
+        ``figure``.
+    """
+    import ipywidgets as W
+
+    points = {m: map_dual_points(m) for m in MAP_MODELS}
+    controls = {
+        "model": W.ToggleButtons(options=list(MAP_MODELS), value=model, description="model"),
+        "log_lam": W.FloatSlider(value=log_lam, min=-1.5, max=1.5, step=0.1,
+                                 description="log10 lam"),
+    }
+    view = FigureView(1, 2, figsize=(10, 3.8))
+    artists: dict = {}
+
+    def update(model, log_lam):
+        X, y = points[model]
+        data = map_dual_data(model, X, y, 10.0 ** log_lam, sigma)
+        if artists.get("model") != model:
+            view.restart()
+            artists.clear()
+            artists.update(plot_map_dual(data, X, y, axes=view.axes), model=model)
+            view.animate(artists["primal"], artists["dual"], *artists["bars"], artists["identity"],
+                         *(ax.title for ax in view.axes))
+        update_map_dual(artists, data)
+        view.render()
+        print(f"largest |X^T alpha - w| = {np.abs(data['w_from_alpha'] - data['w']).max():.1e}; "
+              f"largest |alpha_i| = {np.abs(data['alpha']).max():.3g}, smallest = "
+              f"{np.abs(data['alpha']).min():.3g} (none is 0)")
+        data["figure"] = view.fig
+        return data
+
+    return interactive_figure(update, view, controls)

@@ -18,10 +18,9 @@ Three builders, each wiring controls to plain functions of this module or of
 
 Each builder returns an ``ipywidgets.interactive``; its ``controls`` attribute
 maps argument names to the controls, and ``result`` holds the dict the last
-callback computed (with the ``figure``). The drawing functions make their
-figures with :func:`kernelcourse.widgets.new_figure` (pyplot never tracks
-them) and the callbacks show them with :func:`kernelcourse.widgets.show_figure`,
-a PNG rendered right there.
+callback computed (with the ``figure``). Each widget draws once on its
+:class:`~kernelcourse.widgets.FigureView` (``view``, a figure pyplot never
+tracks) and each move updates the drawing in place and renders it once.
 """
 from __future__ import annotations
 
@@ -30,10 +29,10 @@ import numpy as np
 from kernelcourse import datasets, rkhs
 from kernelcourse._validation import as_2d, check_positive_int
 from kernelcourse.kernels import RBF
-from kernelcourse.widgets import new_figure, show_figure
+from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
-    "stepper_data", "fgd_path", "step_view", "plot_step", "fgd_stepper_widget",
+    "stepper_data", "fgd_path", "step_view", "plot_step", "step_ylim", "update_step", "fgd_stepper_widget",
     "budget_rows", "plot_budget", "budget_line", "budget_widget",
     "plot_bandwidth", "bandwidth_widget",
 ]
@@ -126,28 +125,58 @@ def plot_step(view, path, ax=None):
     """Draw the weighted bumps (thin), their sum ``f`` (thick) and the examples seen so far.
 
     Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
-    (pyplot does not track it). Returns the Axes.
+    (pyplot does not track it). Returns a dict of the artists :func:`update_step` moves
+    to another step: ``bumps`` (one line per example of the path, unused ones empty),
+    ``f``, ``seen`` (the examples), ``mark`` (the line at ``x_t``) and ``ax``. The
+    vertical range covers every step of the path, so stepping never rescales it.
     """
     if ax is None:
         _, ax = new_figure(figsize=(7.5, 3.6))
     grid = view["grid"]
-    for bump in view["bumps"]:
-        ax.plot(grid, bump, lw=0.8, color="#9ecae1")
-    ax.plot(grid, view["f"], lw=2.2, color="k", label="f_t = sum of the bumps")
-    t = view["t"]
-    X, y = path["X"][:t, 0], path["y"][:t]
-    ax.scatter(X, y, c=np.where(y >= 0, "#d94801", "#08519c"), s=25, zorder=3, label="examples seen")
-    if t >= 1:
-        ax.axvline(view["x_t"], color="#d94801", ls=":", lw=1)
+    n = len(path["functions"]) - 1
+    artists = {"ax": ax, "bumps": [ax.plot([], [], lw=0.8, color="#9ecae1")[0] for _ in range(n)]}
+    artists["f"], = ax.plot(grid, view["f"], lw=2.2, color="k", label="f_t = sum of the bumps")
+    artists["seen"] = ax.scatter([], [], s=25, color="#d94801", zorder=3, label="examples seen")
+    artists["mark"] = ax.axvline(0.0, color="#d94801", ls=":", lw=1)
     if path["loss"] == "hinge":
         for level in (-1.0, 1.0):
             ax.axhline(level, color="grey", ls="--", lw=0.6)
     ax.axhline(0.0, color="grey", lw=0.6)
     ax.set_xlim(grid[0], grid[-1])
+    ax.set_ylim(*step_ylim(path, grid))
     ax.set_xlabel("x")
-    ax.set_title(_step_title(view, path["loss"]), fontsize=9)
-    ax.legend(loc="best", fontsize=8, framealpha=0.6)
-    return ax
+    ax.legend(loc="upper right", fontsize=8, framealpha=0.6)
+    update_step(artists, view, path)
+    return artists
+
+
+def step_ylim(path, grid):
+    """A vertical range holding the examples, +-1 and every bump and ``f_t`` of the path."""
+    values = [np.asarray(path["y"], dtype=float), np.array([-1.0, 1.0])]
+    for f in path["functions"]:
+        values += [f(grid[:, None]), f.bumps(grid[:, None]).ravel()]
+    lo, hi = min(v.min() for v in values if v.size), max(v.max() for v in values if v.size)
+    pad = 0.08 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def update_step(artists, view, path):
+    """Move the artists of :func:`plot_step` to the step of ``view``, in place."""
+    grid, t = view["grid"], view["t"]
+    for i, line in enumerate(artists["bumps"]):
+        if i < len(view["bumps"]):
+            line.set_data(grid, view["bumps"][i])
+        else:
+            line.set_data([], [])
+    artists["f"].set_ydata(view["f"])
+    X, y = path["X"][:t, 0], path["y"][:t]
+    artists["seen"].set_offsets(np.column_stack([X, y]) if t else np.empty((0, 2)))
+    colours = np.where(y >= 0, "#d94801", "#08519c") if t else "none"
+    artists["seen"].set_facecolors(colours)
+    artists["seen"].set_edgecolors(colours)
+    artists["mark"].set_xdata([view["x_t"]] * 2 if t >= 1 else [np.nan] * 2)
+    artists["ax"].set_title(_step_title(view, path["loss"]), fontsize=9)
+    return artists
 
 
 def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_state=0):
@@ -155,44 +184,51 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
 
     Controls: ``t`` (the step), ``loss`` (hinge, squared), ``gamma`` of the RBF kernel
     ``exp(-gamma ||x - z||^2)``, the step ``eta`` and ``lam``. The path is recomputed
-    when a parameter changes; moving ``t`` only redraws.
+    and the figure drawn anew when a parameter changes; moving ``t`` only moves the
+    bumps, ``f`` and the examples in place.
 
     Returns
     -------
     ipywidgets.interactive
-        With ``controls`` and ``result`` (the :func:`step_view` dict plus ``path`` and
-        ``figure``).
+        With ``controls``, ``view`` and ``result`` (the :func:`step_view` dict plus
+        ``path`` and ``figure``).
     """
     import ipywidgets as W
 
     controls = {
-        "t": W.IntSlider(value=0, min=0, max=n, description="step t", continuous_update=False),
+        "t": W.IntSlider(value=0, min=0, max=n, description="step t"),
         "loss": W.Dropdown(options=list(rkhs.LOSSES)[::-1], value=loss, description="loss"),
-        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=1, step=0.1, description="gamma",
-                                  continuous_update=False),
-        "eta": W.FloatSlider(value=eta, min=0.05, max=1.0, step=0.05, description="eta",
-                             continuous_update=False),
-        "lam": W.FloatSlider(value=lam, min=0.0, max=0.5, step=0.01, description="lam",
-                             continuous_update=False),
+        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=1, step=0.1, description="gamma"),
+        "eta": W.FloatSlider(value=eta, min=0.05, max=1.0, step=0.05, description="eta"),
+        "lam": W.FloatSlider(value=lam, min=0.0, max=0.5, step=0.01, description="lam"),
     }
     cache = {}
+    fig_view = FigureView(figsize=(7.5, 3.6))
+    artists = {}
 
     def update(t, loss, gamma, eta, lam):
         key = (loss, gamma, eta, lam)
-        if key not in cache:
+        full = key not in cache
+        if full:
             cache.clear()
             X, y = stepper_data(loss, n, random_state)
             cache[key] = fgd_path(RBF(gamma), X, y, loss, eta, lam)
         path = cache[key]
         view = step_view(path, t)
-        ax = plot_step(view, path)
-        show_figure(ax.figure)
-        view.update({"path": path, "figure": ax.figure})
+        if full and artists.get("loss") == loss:     # same drawing, a new vertical range
+            fig_view.axes.set_ylim(*step_ylim(path, view["grid"]))
+        elif full:                                   # the hinge's margins come or go
+            fig_view.restart()
+            artists.clear()
+            artists.update(plot_step(view, path, ax=fig_view.axes), loss=loss)
+            fig_view.animate(*artists["bumps"], artists["f"], artists["seen"], artists["mark"],
+                             fig_view.axes.title)
+        update_step(artists, view, path)
+        fig_view.render(full=full)
+        view.update({"path": path, "figure": fig_view.fig})
         return view
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, fig_view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -233,7 +269,8 @@ def plot_budget(rows, selected, loss="hinge", axes=None):
     """Score and prediction-time ratio against the number of bumps kept; ``selected`` is a row index.
 
     Without ``axes`` (two Axes), draws on a new figure from
-    :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it). Returns the axes.
+    :func:`~kernelcourse.widgets.new_figure` (pyplot does not track it). Returns the axes;
+    ``axes[i].lines[1]`` is the ring around the selected row.
     """
     if axes is None:
         _, axes = new_figure(1, 2, figsize=(8.5, 3.2))
@@ -268,24 +305,40 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
 
     options = [(str(b), i) for i, b in enumerate(budgets)] + [("none", len(budgets))]
     controls = {
-        "budget": W.SelectionSlider(options=options, value=len(budgets) // 2, description="budget",
-                                    continuous_update=False),
+        "budget": W.SelectionSlider(options=options, value=len(budgets) // 2, description="budget"),
         "rule": W.Dropdown(options=list(rkhs.BUDGET_RULES), value=rule, description="drop"),
         "loss": W.Dropdown(options=list(rkhs.LOSSES)[::-1], value=loss, description="loss"),
     }
+    for r in rkhs.BUDGET_RULES:                        # every run made once, when built
+        for lo in rkhs.LOSSES:
+            budget_rows(r, lo, tuple(budgets), n)
+    view = FigureView(1, 2, figsize=(8.5, 3.2))
+    shown: dict = {}
 
     def update(budget, rule, loss):
         rows = budget_rows(rule, loss, tuple(budgets), n)
-        axes = plot_budget(rows, budget, loss)
-        # The plot first: the output is cleared when the first new output arrives, so a
-        # line printed first would leave the widget without a plot while the PNG renders.
-        show_figure(axes[0].figure)
-        print(budget_line(rows[budget], rows[-1], loss))
-        return {"rows": rows, "row": rows[budget], "figure": axes[0].figure}
+        axes = view.axes
+        full = shown.get("rows") is not rows          # other curves and scales: a full render
+        if not shown:
+            plot_budget(rows, budget, loss, axes=axes)
+            view.animate(axes[0].lines[1], axes[1].lines[1], axes[0].title)
+        elif full:                                    # the same drawing, moved to the new runs
+            terms = [r["n_terms"] for r in rows]
+            for ax, key in ((axes[0], "score"), (axes[1], "time_ratio")):
+                ax.lines[0].set_data(terms, [r[key] for r in rows])
+                ax.relim()
+                ax.autoscale_view()
+            axes[0].set_ylabel("test accuracy" if loss == "hinge" else "test mean squared error")
+        shown["rows"] = rows
+        row = rows[budget]
+        axes[0].lines[1].set_data([row["n_terms"]], [row["score"]])
+        axes[1].lines[1].set_data([row["n_terms"]], [row["time_ratio"]])
+        axes[0].set_title(f"budget {_budget_label(row)}", fontsize=10)
+        view.render(full=full)
+        print(budget_line(row, rows[-1], loss))
+        return {"rows": rows, "row": row, "figure": view.fig}
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)
 
 
 # ---------------------------------------------------------------------------
@@ -296,7 +349,8 @@ def plot_bandwidth(result, gamma, ax=None, n_shown=15):
     """Fits on resampled data (thin), their mean (thick), the truth (dashed).
 
     Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
-    (pyplot does not track it). Returns the Axes.
+    (pyplot does not track it). Returns the Axes; its first ``n_shown`` lines are the
+    fits and the next one their mean, which :func:`bandwidth_widget` moves in place.
     """
     if ax is None:
         _, ax = new_figure(figsize=(6.5, 3.4))
@@ -308,35 +362,45 @@ def plot_bandwidth(result, gamma, ax=None, n_shown=15):
     ax.set_ylim(-2.0, 2.0)
     ax.set_xlabel("x")
     ax.legend(loc="upper right", fontsize=8)
-    ax.set_title(f"gamma = {gamma:.3g}: bias^2 = {result['bias2']:.4f}, variance = "
-                 f"{result['variance']:.4f}", fontsize=10)
+    ax.set_title(_bandwidth_title(result, gamma), fontsize=10)
     return ax
 
 
-def bandwidth_widget(gamma=10.0, lam=0.01, n=30, n_datasets=30):
+def _bandwidth_title(result, gamma):
+    return (f"gamma = {gamma:.3g}: bias^2 = {result['bias2']:.4f}, variance = "
+            f"{result['variance']:.4f}")
+
+
+def bandwidth_widget(gamma=10.0, lam=0.01, n=30, n_datasets=30, n_shown=15):
     """Widget: the RBF ``gamma`` (and ``lam``) against bias and variance (lecture 5.11).
 
     Each change refits :func:`kernelcourse.rkhs.representer_minimiser` on ``n_datasets``
-    fresh samples of ``n`` points (:func:`kernelcourse.rkhs.bandwidth_bias_variance`).
+    fresh samples of ``n`` points (:func:`kernelcourse.rkhs.bandwidth_bias_variance`,
+    about ten milliseconds) and moves the fits in place.
     Small ``gamma`` (wide bumps): smooth fits that miss the curve (bias); large
     ``gamma`` (narrow bumps): fits that follow the noise (variance).
     """
     import ipywidgets as W
 
     controls = {
-        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=3, step=0.25, description="gamma",
-                                  continuous_update=False),
-        "lam": W.FloatLogSlider(value=lam, base=10, min=-4, max=0, step=0.5, description="lam",
-                                continuous_update=False),
+        "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=3, step=0.25, description="gamma"),
+        "lam": W.FloatLogSlider(value=lam, base=10, min=-4, max=0, step=0.5, description="lam"),
     }
+    view = FigureView(figsize=(6.5, 3.4))
 
     def update(gamma, lam):
         result = rkhs.bandwidth_bias_variance(RBF(gamma), lam=lam, n=n, n_datasets=n_datasets)
-        ax = plot_bandwidth(result, gamma)
-        show_figure(ax.figure)
-        result["figure"] = ax.figure
+        ax = view.axes
+        shown = min(n_shown, len(result["fits"]))
+        if not ax.lines:
+            plot_bandwidth(result, gamma, ax=ax, n_shown=shown)
+            view.animate(*ax.lines[:shown + 1], ax.title)
+        for line, fit in zip(ax.lines[:shown], result["fits"]):
+            line.set_ydata(fit)
+        ax.lines[shown].set_ydata(result["fits"].mean(axis=0))
+        ax.set_title(_bandwidth_title(result, gamma), fontsize=10)
+        view.render()
+        result["figure"] = view.fig
         return result
 
-    widget = W.interactive(update, **controls)
-    widget.controls = controls
-    return widget
+    return interactive_figure(update, view, controls)

@@ -1,0 +1,200 @@
+"""Every lecture widget, moved like a hand on a slider: update time per control move.
+
+Each widget is built with the arguments its notebook uses, then every control is moved to
+several values in turn (each setting of ``control.value`` runs the widget's callback in this
+process, the kernel's side of a slider move). Printed per widget: the median and the worst
+update time, the ratio to the reference measured in the same run, and the median when the
+same moves are made once more (a widget that keeps what it computed answers faster then).
+
+The reference is the figure-per-move way the widgets had before issue 10: a new matplotlib
+figure per move, rendered to PNG with ``bbox_inches="tight"`` (two draws) and displayed. Its
+code is read from git at ``REFERENCE_COMMIT`` (``kernelcourse/widgets/`` only; the rest of the
+package is today's), so the old path is timed as it was written, not re-imagined. Both ways
+run the same moves, taken in turns widget by widget. Without git (or that commit) only
+today's widgets are timed.
+
+Limits (issue 10), kernel side: median <= 100 ms and worst <= 250 ms per move, every widget.
+Timings are wall-clock and noisy on a shared machine: compare ratios within one run.
+Run: .venv/bin/python benchmarks/bench_widgets.py  (or python3 tasks.py bench widgets)
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import logging
+import importlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import IPython.display  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE_COMMIT = "40c7faf22f83cb679b6b1b39147b3e633bfea42f"
+REFERENCE_PACKAGE = "kc_figure_per_move"
+MEDIAN_LIMIT, WORST_LIMIT = 0.100, 0.250
+
+# (label, lecture module, builder, keyword arguments as in the notebook)
+WIDGETS = [
+    ("1 all_subsets_widget", "lecture1", "all_subsets_widget", dict(d=8, d_max=14)),
+    ("1 gd_steps_widget", "lecture1", "gd_steps_widget", dict(dataset="circles", n_steps=200)),
+    ("1 kernel_boundary_widget", "lecture1", "kernel_boundary_widget",
+     dict(dataset="circles", kernel="rbf", gamma=2.0)),
+    ("2 cost_widget", "lecture2", "cost_widget", dict(way="gram", vary="n")),
+    ("2 rff_error_widget", "lecture2", "rff_error_widget", dict(D=64)),
+    ("3 ridge_lambda_widget", "lecture3", "ridge_lambda_widget", dict(degree=9, log_lam=-2.0)),
+    ("3 novelty_ball_widget", "lecture3", "novelty_ball_widget", dict(log_gamma=0.0)),
+    ("3 perceptron_steps_widget", "lecture3", "perceptron_steps_widget", dict(t=5)),
+    ("4 kernel_builder", "lecture4", "kernel_builder", dict(n=20)),
+    ("4 map_dual_widget", "lecture4", "map_dual_widget", dict()),
+    ("5 fgd_stepper_widget", "lecture5", "fgd_stepper_widget",
+     dict(loss="squared", n=12, gamma=1.0, eta=0.3, lam=0.05)),
+    ("5 budget_widget", "lecture5", "budget_widget", dict(budgets=(5, 10, 20, 50, 100), n=400)),
+    ("5 bandwidth_widget", "lecture5", "bandwidth_widget", dict(gamma=10.0, lam=0.01)),
+]
+
+
+def _quiet_display(*objs, **kwargs):
+    """Outside a kernel ``display`` would print reprs; the PNG was rendered before this call."""
+
+
+def load_reference():
+    """The widget package as of REFERENCE_COMMIT, importable as REFERENCE_PACKAGE, or None."""
+    files = ["__init__.py"] + [f"lecture{i}.py" for i in range(1, 6)]
+    folder = Path(tempfile.mkdtemp(prefix="kc-bench-widgets-")) / REFERENCE_PACKAGE
+    folder.mkdir()
+    for name in files:
+        try:
+            source = subprocess.run(
+                ["git", "show", f"{REFERENCE_COMMIT}:kernelcourse/widgets/{name}"], cwd=ROOT,
+                check=True, capture_output=True, text=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        source = (source.replace("from kernelcourse.widgets import", f"from {REFERENCE_PACKAGE} import")
+                  .replace("from . import", f"from {REFERENCE_PACKAGE} import")
+                  .replace("from .._validation import", "from kernelcourse._validation import")
+                  .replace("from .. import", "from kernelcourse import"))
+        (folder / name).write_text(source)
+    sys.path.insert(0, str(folder.parent))
+    return importlib.import_module(REFERENCE_PACKAGE)
+
+
+def control_values(control, n_values):
+    """Up to ``n_values`` values to move ``control`` to, none equal to its current value."""
+    current = control.value
+    if hasattr(control, "options") and control.options:
+        options = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        if hasattr(control, "index"):                       # Dropdown, ToggleButtons, SelectionSlider
+            options = [control.options[i] for i in range(len(control.options))]
+            options = [o[1] if isinstance(o, tuple) else o for o in options]
+        others = [o for o in options if o != current]
+        step = max(1, len(others) // n_values)
+        return others[::step][:n_values]
+    if isinstance(current, bool):
+        return [not current, current]
+    lo, hi = control.min, control.max
+    if type(control).__name__ == "FloatLogSlider":
+        exps = [lo + (hi - lo) * (i + 0.5) / n_values for i in range(n_values)]
+        values = [control.base ** (round(e / control.step) * control.step) for e in exps]
+    else:
+        values = [lo + (hi - lo) * (i + 0.5) / n_values for i in range(n_values)]
+        step = control.step or 1
+        values = [type(current)(round(v / step) * step) for v in values]
+    return [v for v in values if v != current][:n_values]
+
+
+def moves(widget, n_values):
+    """(control, value) pairs: every control of ``widget`` to ``n_values`` values, in turn."""
+    return [(c, v) for c in widget.kwargs_widgets for v in control_values(c, n_values)]
+
+
+class _CallbackErrors(logging.Handler):
+    """ipywidgets logs (does not raise) an exception in an interact callback outside a kernel."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def time_moves(widget, plan):
+    times = []
+    for control, value in plan:
+        start = time.perf_counter()
+        control.value = value
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--values", type=int, default=4, help="values per control (default 4)")
+    parser.add_argument("-k", default="", help="only widgets whose label contains this")
+    args = parser.parse_args()
+    IPython.display.display = _quiet_display
+    import kernelcourse.widgets  # noqa: F401
+
+    reference = load_reference()
+    if reference is None:
+        print(f"git or commit {REFERENCE_COMMIT[:10]} unavailable: timing today's widgets only")
+    print(f"{'widget':28s} {'moves':>5s} {'build':>7s} {'median':>8s} {'worst':>8s}   "
+          f"{'reference median / worst':>26s} {'ratio':>7s}  limits   again (median)")
+    failed = []
+    errors = _CallbackErrors()
+    logging.getLogger("traitlets").addHandler(errors)
+    for label, module, builder, kwargs in WIDGETS:
+        if args.k not in label:
+            continue
+        ours = getattr(importlib.import_module(f"kernelcourse.widgets.{module}"), builder, None)
+        if ours is None:
+            print(f"{label:28s} (not in this version)")
+            continue
+        printed = io.StringIO()        # what the callbacks print (their readouts) is not shown
+        with contextlib.redirect_stdout(printed):
+            start = time.perf_counter()
+            widget = ours(**kwargs)
+            build = time.perf_counter() - start
+            plan = moves(widget, args.values)
+            old_widget = None
+            if reference is not None:
+                old_module = importlib.import_module(f"{REFERENCE_PACKAGE}.{module}")
+                if hasattr(old_module, builder):
+                    old_widget = getattr(old_module, builder)(**kwargs)
+            ours_t, old_t = [], []
+            for control, value in plan:           # the same move, each way in turn
+                ours_t += time_moves(widget, [(control, value)])
+                if old_widget is not None:
+                    index = widget.kwargs_widgets.index(control)
+                    old_t += time_moves(old_widget, [(old_widget.kwargs_widgets[index], value)])
+            again = time_moves(widget, plan)      # the same moves once more: what caches give
+        med, worst = statistics.median(ours_t), max(ours_t)
+        ok = med <= MEDIAN_LIMIT and worst <= WORST_LIMIT and not errors.messages
+        for message in errors.messages:
+            print(f"  callback raised: {message}")
+        errors.messages.clear()
+        if not ok:
+            failed.append(label)
+        if old_t:
+            old_med = statistics.median(old_t)
+            ref = f"{1e3 * old_med:8.1f} / {1e3 * max(old_t):7.1f} ms"
+            ratio = f"{med / old_med:6.2f}x"
+        else:
+            ref, ratio = f"{'(new widget)':>26s}", f"{'-':>7s}"
+        print(f"{label:28s} {len(plan):5d} {build:6.2f}s {1e3 * med:6.1f}ms {1e3 * worst:6.1f}ms   "
+              f"{ref:>26s} {ratio}  {'ok' if ok else 'OVER'}   "
+              f"{1e3 * statistics.median(again):6.1f}ms", flush=True)
+    print("every widget within the limits" if not failed else f"over the limits: {', '.join(failed)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""FigureView, the figure every widget keeps for its life: one draw per move at most."""
+import io
+
+import matplotlib.image
+import matplotlib.pyplot as plt
+import numpy as np
+
+from kernelcourse.widgets import FigureView, figure_png, interactive_figure
+from kernelcourse.widgets import lecture3
+from widget_checks import assert_drawn
+
+
+def _count_draws(fig):
+    calls = []
+    draw = fig.canvas.draw
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return draw(*args, **kwargs)
+
+    fig.canvas.draw = counted
+    return calls
+
+
+def test_a_blitted_move_draws_no_full_figure_and_a_full_render_draws_once():
+    w = lecture3.ridge_lambda_widget()                     # curves and title animated
+    draws = _count_draws(w.view.fig)
+    for value in (-4.0, 0.0, 2.0):
+        w.controls["log_lam"].value = value
+    assert draws == [] and w.view.renders == 4
+    w.view.render(full=True)
+    assert draws == [1]
+    view = FigureView(figsize=(3, 2))                        # nothing animated: a full draw per render
+    view.axes.plot([0, 1], [0, 1])
+    draws = _count_draws(view.fig)
+    view.render()
+    view.render()
+    assert draws == [1, 1]
+
+
+def test_render_shows_the_png_in_the_image_and_draws_a_blank_figure_white():
+    view = FigureView(figsize=(3, 2))
+    view.axes.plot([0, 1], [0, 1])
+    png = view.render()
+    assert view.image.value == png and view.image.format == "png" and view.renders == 1
+    img = matplotlib.image.imread(io.BytesIO(png))
+    assert img.shape[:2] == (200, 300)                       # the figure's own size: no tight crop
+    assert np.allclose(img[0, 0, :3], 1.0)                   # a white background
+    assert_drawn(png)
+    tight = matplotlib.image.imread(io.BytesIO(figure_png(view.fig, tight=True)))
+    assert tight.shape[:2] != img.shape[:2]
+    assert plt.get_fignums() == []
+
+
+def test_interactive_figure_puts_the_image_between_the_controls_and_the_output():
+    import ipywidgets as W
+
+    view = FigureView(figsize=(3, 2))
+    line, = view.axes.plot([0, 1], [0, 0])
+    view.animate(line)
+
+    def update(a):
+        line.set_ydata([0, a])
+        view.render()
+        return a
+
+    w = interactive_figure(update, view, {"a": W.FloatSlider(value=0.5, min=0, max=1)}, extra=3)
+    assert w.children == (w.controls["a"], view.image, w.out)
+    assert w.view is view and w.extra == 3 and w.result == 0.5
+    first = view.image.value
+    w.controls["a"].value = 1.0
+    assert view.image.value != first and view.renders == 2
+
+
+def test_show_puts_an_earlier_picture_back_without_drawing():
+    view = FigureView(figsize=(3, 2))
+    line, = view.axes.plot([0, 1], [0, 1])
+    first = view.render()
+    line.set_ydata([1, 0])
+    second = view.render(full=True)
+    draws = _count_draws(view.fig)
+    assert view.show(first) == first and view.image.value == first
+    assert draws == [] and view.renders == 3 and second != first
