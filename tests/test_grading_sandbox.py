@@ -33,12 +33,11 @@ def box():
         pytest.skip(str(exc))
 
 
-def inside(box, code, limit=None, timeout=60):
+def inside(box, code, timeout=60):
     """Run ``code`` in a fresh sandbox; return what it printed as JSON."""
     command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL,
-                          preexec_fn=limit.enter if limit is not None else None)
+                          stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -170,8 +169,8 @@ def test_the_memory_cap_covers_the_whole_process_tree(box):
             codes = [os.waitpid(pid, 0)[1] for pid in kids]
             print(json.dumps({"killed": sum(os.WIFSIGNALED(c) for c in codes)}))"""
         command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                stdin=subprocess.DEVNULL, preexec_fn=limit.enter)
+        proc = subprocess.Popen(limit.wrap(command), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
         limit.watch(proc.pid)
         stdout, stderr = proc.communicate(timeout=120)
         if proc.returncode == 0:

@@ -300,9 +300,9 @@ class Worker:
             env = {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}, **env}
         try:
             self.proc = subprocess.Popen(
-                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                self.limit.wrap(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True,
-                close_fds=True, preexec_fn=self.limit.enter)
+                close_fds=True)
         except OSError as exc:
             self.limit.close()
             raise WorkerDied(f"the worker could not be started: {exc}") from None
