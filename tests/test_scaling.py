@@ -26,11 +26,12 @@ def test_power_law_exponent_rejects_bad_input():
 
 
 def test_measure_exact_records_at_least_the_matrix_memory():
-    r = measure_exact([400, 1600], d=3, repeat=1)
-    assert list(r["n"]) == [400, 1600]
+    r = measure_exact([1600, 3200], d=3, repeat=1, solve=False)
+    assert list(r["n"]) == [1600, 3200]
     assert np.all(r["gram_bytes"] >= 8 * r["n"] ** 2)
     assert np.all(r["gram_bytes"] < 4 * 8 * r["n"] ** 2 + 1e6)       # no hidden (n, n, d) array
-    assert np.all(r["gram_seconds"] > 0) and np.all(r["solve_seconds"] > 0)
+    assert np.all(r["gram_seconds"] > 0)
+    assert measure_exact([300], d=3, repeat=1)["solve_seconds"][0] > 0
     # the memory grows as n^2 (exactly, up to the small fixed overhead)
     p, _ = power_law_exponent(r["n"], r["gram_bytes"])
     assert 1.9 < p < 2.1
