@@ -227,14 +227,15 @@ class RFFRidge(RegressorMixin, BaseEstimator):
 
 
 def test_errors_against_n(n_values, n_exact_max=4000, n_test=2000, d=10, gamma=0.1,
-                          n_components=300, lam=1.0, noise=0.1, random_state=0):
+                          n_components=300, lam=1.0, noise=0.1, dtype=np.float64, random_state=0):
     """Test RMSE of random-feature ridge and of exact kernel ridge as ``n`` grows (lecture 6.6).
 
     The data are :func:`kernelcourse.datasets.smooth_regression`; both models use
     the RBF kernel ``exp(-gamma ||x - z||^2)`` and the same ``lam``. Exact kernel
     ridge (:class:`kernelcourse.ridge.KernelRidge`) runs only while
     ``n <= n_exact_max`` (its Gram matrix takes ``8 n^2`` bytes); its entries are
-    NaN beyond. ``noise`` is the RMSE a perfect fit would still have.
+    NaN beyond. ``noise`` is the training targets' noise (the test targets have
+    none, so a perfect fit has test RMSE 0); ``dtype`` is :class:`RFFRidge`'s.
 
     Returns
     -------
@@ -252,7 +253,7 @@ def test_errors_against_n(n_values, n_exact_max=4000, n_test=2000, d=10, gamma=0
     out = {"n": np.array(n_values), "random_features": [], "exact": []}
     for n in n_values:
         X, y = smooth_regression(n, d, noise=noise, random_state=random_state)
-        model = RFFRidge(gamma, n_components, lam, random_state=random_state).fit(X, y)
+        model = RFFRidge(gamma, n_components, lam, random_state=random_state, dtype=dtype).fit(X, y)
         out["random_features"].append(rmse(model.predict(X_test)))
         out["exact"].append(rmse(KernelRidge(RBF(gamma), lam).fit(X, y).predict(X_test))
                             if n <= n_exact_max else np.nan)

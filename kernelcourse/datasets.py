@@ -13,6 +13,7 @@ generator                    what it is                                 lecture
 ``separable_with_margin``    linearly separable with a known margin     3.11
 ``synthetic_images``         grey images of one blob, target its place  3.4
 ``smooth_regression``        a smooth function of d inputs, plus noise  6.5-6.6
+``smooth_regression_dask``   the same, made chunk by chunk by Dask      6.5
 ===========================  =========================================  ========
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ __all__ = [
     "separable_with_margin",
     "synthetic_images",
     "smooth_regression",
+    "smooth_regression_dask",
 ]
 
 
@@ -349,3 +351,36 @@ def smooth_regression(n: int = 1000, d: int = 10, noise: float = 0.1, random_sta
     X = rng.standard_normal((n, d))
     y = np.sin(X @ a) + 0.5 * np.cos(X @ c) + noise * rng.standard_normal(n)
     return X, y
+
+
+def smooth_regression_dask(n: int = 1_000_000, d: int = 10, chunk_size: int = 50_000,
+                           noise: float = 0.1, random_state=0):
+    """:func:`smooth_regression` as Dask arrays whose chunks are made where they are computed.
+
+    Chunk ``i`` holds ``smooth_regression(rows, d, noise, random_state=default_rng([random_state, i]))``:
+    the same function, each chunk with its own seeded stream, so no process
+    ever holds all ``n`` rows unless asked to (``X.compute()`` does). Dask is
+    imported here, not with the package.
+
+    Returns
+    -------
+    X : dask.array.Array of shape (n, d), chunks of ``chunk_size`` rows
+    y : dask.array.Array of shape (n,)
+    """
+    import dask
+    import dask.array as da
+
+    n = check_positive_int(n, "n")
+    d = check_positive_int(d, "d")
+    chunk_size = check_positive_int(chunk_size, "chunk_size")
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(f"random_state must be an int seed here (one stream per chunk); "
+                        f"got {type(random_state).__name__}: {random_state!r}")
+    Xs, ys = [], []
+    for i, start in enumerate(range(0, n, chunk_size)):
+        rows = min(chunk_size, n - start)
+        part = dask.delayed(smooth_regression, pure=True, nout=2)(
+            rows, d, noise, np.random.default_rng([int(random_state), i]))
+        Xs.append(da.from_delayed(part[0], shape=(rows, d), dtype=float))
+        ys.append(da.from_delayed(part[1], shape=(rows,), dtype=float))
+    return da.concatenate(Xs), da.concatenate(ys)
