@@ -55,6 +55,23 @@ def explained_variance_ratio(K) -> np.ndarray:
     return s / total
 
 
+def _leading_eigenpairs(Kc, k):
+    """The ``k`` largest eigenvalues of the symmetric ``Kc`` (increasing) and their eigenvectors.
+
+    A few components of a large matrix: Lanczos iterations (ARPACK), which only
+    multiply by ``Kc``, started from a fixed seeded vector so that results repeat.
+    Otherwise: LAPACK's dense solver for the chosen eigenvalues only.
+    """
+    n = Kc.shape[0]
+    if k < 10 and n > 200:
+        from scipy.sparse.linalg import eigsh
+
+        v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
+        return eigsh(Kc, k, which="LA", v0=v0, tol=0.0)
+    return linalg.eigh(Kc, subset_by_index=[n - k, n - 1], overwrite_a=True, check_finite=False,
+                       driver="evr")
+
+
 class KernelPCA(TransformerMixin, BaseEstimator):
     """Principal components in feature space, from the centred Gram matrix.
 
@@ -103,8 +120,7 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         self.centerer_ = GramCenterer().fit(K)
         Kc = self.centerer_.transform(K)
         total = float(np.trace(Kc))
-        s, U = linalg.eigh(Kc, subset_by_index=[n - k, n - 1], overwrite_a=True,
-                           check_finite=False, driver="evr")
+        s, U = _leading_eigenpairs(Kc, k)
         s, U = s[::-1], fix_signs(U[:, ::-1])
         top = max(s[0], 0.0)
         s = np.where(s > EIG_TOL * top, s, 0.0)
