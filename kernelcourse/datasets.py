@@ -353,6 +353,11 @@ def smooth_regression(n: int = 1000, d: int = 10, noise: float = 0.1, random_sta
     return X, y
 
 
+def _smooth_regression_chunk(rows, d, noise, seed, i):
+    # the Generator is made inside the task: a task computed twice (X, then y) draws the same rows
+    return smooth_regression(rows, d, noise, np.random.default_rng([seed, i]))
+
+
 def smooth_regression_dask(n: int = 1_000_000, d: int = 10, chunk_size: int = 50_000,
                            noise: float = 0.1, random_state=0):
     """:func:`smooth_regression` as Dask arrays whose chunks are made where they are computed.
@@ -379,8 +384,8 @@ def smooth_regression_dask(n: int = 1_000_000, d: int = 10, chunk_size: int = 50
     Xs, ys = [], []
     for i, start in enumerate(range(0, n, chunk_size)):
         rows = min(chunk_size, n - start)
-        part = dask.delayed(smooth_regression, pure=True, nout=2)(
-            rows, d, noise, np.random.default_rng([int(random_state), i]))
+        part = dask.delayed(_smooth_regression_chunk, pure=True, nout=2)(rows, d, noise,
+                                                                        int(random_state), i)
         Xs.append(da.from_delayed(part[0], shape=(rows, d), dtype=float))
         ys.append(da.from_delayed(part[1], shape=(rows,), dtype=float))
     return da.concatenate(Xs), da.concatenate(ys)
