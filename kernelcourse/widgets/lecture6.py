@@ -34,6 +34,9 @@ __all__ = [
     "kpca_projection", "threshold_accuracy", "plot_kpca_projection", "kpca_gamma_widget",
 ]
 
+#: slider style showing the whole description
+_WIDE = {"description_width": "initial"}
+
 #: the numbers of components on the error curves
 CURVE_COMPONENTS = (2, 5, 10, 20, 40, 80, 160, 300)
 
@@ -113,9 +116,9 @@ def components_widget(m=20, log_gamma=0.0, n=300):
     X = components_data(n=n)
     controls = {
         "m": W.IntSlider(value=m, min=2, max=n, step=1, description="components m",
-                         continuous_update=False),
+                         continuous_update=False, style=_WIDE),
         "log_gamma": W.FloatSlider(value=log_gamma, min=-1.5, max=1.5, step=0.1,
-                                   description="log10 gamma", continuous_update=False),
+                                   description="log10 gamma", continuous_update=False, style=_WIDE),
     }
 
     def update(m, log_gamma):
@@ -200,7 +203,8 @@ def kpca_gamma_widget(log_gamma=0.5, n=300):
 
     X, y = datasets.circles(n, noise=0.05, factor=0.3, random_state=0)
     controls = {"log_gamma": W.FloatSlider(value=log_gamma, min=-2.0, max=2.0, step=0.1,
-                                           description="log10 gamma", continuous_update=False)}
+                                           description="log10 gamma", continuous_update=False,
+                                           style=_WIDE)}
 
     def update(log_gamma):
         data = kpca_projection(X, y, 10.0 ** log_gamma)
