@@ -31,7 +31,7 @@ from kernelcourse._validation import as_2d, check_nonnegative, check_positive, c
 from kernelcourse.random_features import RandomFourierFeatures, _cos_features
 from kernelcourse.ridge import _solve_regularised
 
-__all__ = ["RFFRidge", "is_dask_array", "chunk_moments", "add_moments", "test_errors_against_n"]
+__all__ = ["RFFRidge", "is_dask_array", "chunk_moments", "add_moments", "rmse_against_n"]
 
 
 def is_dask_array(a) -> bool:
@@ -226,7 +226,7 @@ class RFFRidge(RegressorMixin, BaseEstimator):
                                               self.dtype) for s in range(0, X.shape[0], chunk)])
 
 
-def test_errors_against_n(n_values, n_exact_max=4000, n_test=2000, d=10, gamma=0.1,
+def rmse_against_n(n_values, n_exact_max=4000, n_test=2000, d=10, gamma=0.1,
                           n_components=300, lam=1.0, noise=0.1, dtype=np.float64, random_state=0):
     """Test RMSE of random-feature ridge and of exact kernel ridge as ``n`` grows (lecture 6.6).
 
