@@ -157,3 +157,36 @@ def test_bad_arguments_raise_value_error(call, match):
 def test_random_state_of_wrong_type_is_a_type_error():
     with pytest.raises(TypeError, match="random_state must be an int seed or a numpy.random.Generator; got str"):
         datasets.xor(random_state="zero")
+
+
+# ---------------------------------------------------------------- smooth_regression (6.5-6.6)
+def test_smooth_regression_is_its_formula_and_the_same_function_for_every_size():
+    from kernelcourse.datasets import smooth_regression
+
+    X, y = smooth_regression(500, d=4, noise=0.0, random_state=3)
+    X2, y2 = smooth_regression(50, d=4, noise=0.0, random_state=7)
+    fixed = np.random.default_rng(12345)
+    a = fixed.standard_normal(4)
+    a /= np.linalg.norm(a)
+    c = fixed.standard_normal(4)
+    c *= 0.5 / np.linalg.norm(c)
+    np.testing.assert_allclose(y, np.sin(X @ a) + 0.5 * np.cos(X @ c), rtol=1e-12)
+    np.testing.assert_allclose(y2, np.sin(X2 @ a) + 0.5 * np.cos(X2 @ c), rtol=1e-12)
+    _, noisy = smooth_regression(20_000, d=4, noise=0.1, random_state=0)
+    X0, clean = smooth_regression(20_000, d=4, noise=0.0, random_state=0)
+    assert abs(np.std(noisy - np.sin(X0 @ a) - 0.5 * np.cos(X0 @ c)) - 0.1) < 0.005
+    with pytest.raises(ValueError, match="noise must be non-negative"):
+        smooth_regression(10, noise=-1.0)
+
+
+def test_smooth_regression_dask_chunks_are_seeded_streams():
+    from kernelcourse.datasets import smooth_regression, smooth_regression_dask
+
+    Xd, yd = smooth_regression_dask(2500, d=3, chunk_size=1000, noise=0.1, random_state=5)
+    assert Xd.shape == (2500, 3) and Xd.chunks[0] == (1000, 1000, 500)
+    X, y = Xd.compute(scheduler="synchronous"), yd.compute(scheduler="synchronous")
+    X1, y1 = smooth_regression(500, 3, 0.1, np.random.default_rng([5, 2]))
+    np.testing.assert_array_equal(X[2000:], X1)
+    np.testing.assert_array_equal(y[2000:], y1)
+    with pytest.raises(TypeError, match="random_state must be an int seed here"):
+        smooth_regression_dask(10, random_state=np.random.default_rng(0))

@@ -1,0 +1,152 @@
+"""Kernel principal component analysis (lecture 6.4).
+
+Schoelkopf, Smola and Mueller ("Nonlinear component analysis as a kernel
+eigenvalue problem", Neural Computation 1998) run PCA on the features
+``phi(x_i)`` while seeing them only through the kernel. After centring the
+features on their training mean (lecture 3.7, :class:`kernelcourse.feature_space.GramCenterer`),
+the centred Gram matrix ``K_c = U diag(lambda) U^T`` holds everything:
+
+* a principal direction is ``v_k = sum_i alpha_ik phi_c(x_i)`` with
+  ``alpha_k = u_k / sqrt(lambda_k)``, so that ``||v_k|| = 1``;
+* the training points project to ``<v_k, phi_c(x_i)> = sqrt(lambda_k) u_ik``;
+* a new point ``x`` projects to ``sum_i alpha_ik k_c(x, x_i)``, where its kernel
+  row is centred with the *training* statistics (the lecture 3 rule: the
+  centre is ``phi_S`` of the training sample, whatever point is centred);
+* the variance along ``v_k`` is ``lambda_k / n``, and the share of the total
+  variance ``lambda_k / trace(K_c)``.
+
+With the linear kernel this is PCA of ``X``; with a polynomial kernel, PCA of
+its explicit features. Eigenvectors have a sign of their choosing: each is
+turned so that its entry of largest magnitude is positive.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from kernelcourse._validation import as_2d, check_positive_int
+from kernelcourse.feature_space import GramCenterer
+from kernelcourse.nystroem import _kernel_or_default
+
+__all__ = ["KernelPCA", "explained_variance_ratio", "fix_signs"]
+
+#: eigenvalues below EIG_TOL * (largest) are zero: their directions carry no variance
+EIG_TOL = 1e-12
+
+
+def fix_signs(U) -> np.ndarray:
+    """Flip each column of ``U`` so that its entry of largest magnitude is positive."""
+    U = np.array(U, dtype=float)
+    top = np.argmax(np.abs(U), axis=0)
+    signs = np.sign(U[top, np.arange(U.shape[1])])
+    signs[signs == 0] = 1.0
+    return U * signs
+
+
+def explained_variance_ratio(K) -> np.ndarray:
+    """All eigenvalues of the centred ``K`` over their sum ``trace(K_c)``, largest first."""
+    Kc = GramCenterer().fit_transform(K)
+    s = np.linalg.eigvalsh((Kc + Kc.T) / 2.0)[::-1]
+    s = np.where(s > EIG_TOL * max(s[0], 0.0), s, 0.0)
+    total = s.sum()
+    if not total > 0:
+        raise ValueError("the centred Gram matrix is zero: all points coincide in feature space")
+    return s / total
+
+
+def _leading_eigenpairs(Kc, k):
+    """The ``k`` largest eigenvalues of the symmetric ``Kc`` (increasing) and their eigenvectors.
+
+    A few components of a large matrix: Lanczos iterations (ARPACK), which only
+    multiply by ``Kc``, started from a fixed seeded vector so that results repeat;
+    a Krylov space of 40 vectors (ARPACK's default is 20) halves the products
+    needed on kernel spectra, which decay smoothly.
+    Otherwise: LAPACK's dense solver for the chosen eigenvalues only.
+    """
+    n = Kc.shape[0]
+    if k < 10 and n > 200:
+        from scipy.sparse.linalg import eigsh
+
+        v0 = np.random.default_rng(0).uniform(-1.0, 1.0, n)
+        return eigsh(Kc, k, which="LA", v0=v0, tol=0.0, ncv=min(n - 1, max(2 * k + 1, 40)))
+    return linalg.eigh(Kc, subset_by_index=[n - k, n - 1], overwrite_a=True, check_finite=False,
+                       driver="evr")
+
+
+class KernelPCA(TransformerMixin, BaseEstimator):
+    """Principal components in feature space, from the centred Gram matrix.
+
+    Parameters
+    ----------
+    kernel : kernel object, default ``kernels.RBF(1.0)``
+    n_components : int, default 2
+        How many leading components to keep (at most the number of training points).
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray of shape (n_components,)
+        The largest eigenvalues ``lambda_k`` of the centred training Gram matrix,
+        in decreasing order (scikit-learn's ``KernelPCA.eigenvalues_``);
+        those below ``1e-12`` times the largest are set to 0.
+    eigenvectors_ : ndarray of shape (n, n_components)
+        The unit eigenvectors ``u_k`` (scikit-learn's ``eigenvectors_``).
+    dual_coef_ : ndarray of shape (n, n_components)
+        ``alpha_k = u_k / sqrt(lambda_k)`` (0 for a zero eigenvalue): the
+        principal direction ``v_k = sum_i alpha_ik phi_c(x_i)``.
+    explained_variance_ratio_ : ndarray of shape (n_components,)
+        ``lambda_k / trace(K_c)``.
+    X_fit_ : ndarray of shape (n, d)
+    centerer_ : GramCenterer
+        The training statistics used to centre new rows.
+    n_features_in_ : int
+    """
+
+    def __init__(self, kernel=None, n_components=2):
+        self.kernel = kernel
+        self.n_components = n_components
+
+    def fit(self, X, y=None):
+        """Centre the Gram matrix of ``X`` and keep its leading eigenpairs; ``y`` is unused."""
+        self._fit(X)
+        return self
+
+    def _fit(self, X):
+        X = as_2d(X, "X")
+        n = X.shape[0]
+        k = check_positive_int(self.n_components, "n_components")
+        if k > n:
+            raise ValueError(f"n_components must be at most the number of training points; got "
+                             f"n_components={k} with X of shape {X.shape}")
+        K = _kernel_or_default(self.kernel)(X)
+        self.centerer_ = GramCenterer().fit(K)
+        Kc = self.centerer_.transform(K)
+        total = float(np.trace(Kc))
+        s, U = _leading_eigenpairs(Kc, k)
+        s, U = s[::-1], fix_signs(U[:, ::-1])
+        top = max(s[0], 0.0)
+        s = np.where(s > EIG_TOL * top, s, 0.0)
+        nonzero = s > 0
+        self.eigenvalues_ = s
+        self.eigenvectors_ = U
+        self.dual_coef_ = np.zeros_like(U)
+        self.dual_coef_[:, nonzero] = U[:, nonzero] / np.sqrt(s[nonzero])
+        self.explained_variance_ratio_ = s / total if total > 0 else np.zeros_like(s)
+        self.X_fit_ = X
+        self.n_features_in_ = X.shape[1]
+        return U * np.sqrt(s)
+
+    def fit_transform(self, X, y=None) -> np.ndarray:
+        """Fit, and return the training projections ``sqrt(lambda_k) u_ik``, shape (n, n_components)."""
+        return self._fit(X)
+
+    def transform(self, X) -> np.ndarray:
+        """Project new points: ``K_c(X, X_fit) alpha``, rows centred with the training statistics."""
+        if not hasattr(self, "dual_coef_"):
+            raise ValueError("this KernelPCA is not fitted yet: call fit(X) before transform")
+        X = as_2d(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but this KernelPCA was fitted with "
+                             f"{self.n_features_in_}; got X with shape {X.shape}")
+        K_new = _kernel_or_default(self.kernel)(X, self.X_fit_)
+        return self.centerer_.transform(K_new) @ self.dual_coef_
