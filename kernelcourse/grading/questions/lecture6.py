@@ -69,6 +69,11 @@ def _cholesky_features(K_nm, K_mm):
 
 CP1 = Question(
     id="l6.cp1", title="the Nystroem features", function="nystroem_features", points=2,
+    forbidden=(
+        "kernelcourse.nystroem.nystroem_features",
+        "kernelcourse.nystroem.Nystroem",
+        "kernelcourse.nystroem.inverse_sqrt_psd",
+    ),
     reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem, rtol=1e-6,
     diagnoses=[
         Diagnosis("no K_mm^{-1/2}", "the features are K_nm K_mm^{-1/2}: without the inverse square "
@@ -106,6 +111,10 @@ def _eig_desc(K):
 
 CP2 = Question(
     id="l6.cp2", title="kernel PCA's explained variance", function="explained_variance", points=2,
+    forbidden=(
+        "kernelcourse.kernel_pca.explained_variance_ratio",
+        "kernelcourse.kernel_pca.KernelPCA",
+    ),
     reference=explained_variance_ratio, cases=_cases_variance, atol=1e-8,
     properties=[Property("sums to one", _sums_to_one,
                          "the shares of the variance add up to 1: divide by the sum of all eigenvalues")],
@@ -150,6 +159,11 @@ def _rff_gram_with(scale, offset=True):
 
 Q1 = Question(
     id="ex6.q1", title="the random-feature Gram matrix", function="rff_gram", points=2,
+    forbidden=(
+        "kernelcourse.random_features.fourier_features",
+        "kernelcourse.random_features.RandomFourierFeatures",
+        "kernelcourse.chunked_ridge.RFFRidge",
+    ),
     reference=_rff_gram, cases=_cases_rff,
     diagnoses=[
         Diagnosis("no sqrt(2/D)", "each feature carries sqrt(2/D); without it Z Z^T is D/2 times "
@@ -171,6 +185,11 @@ def _nystroem_gram(K_nm, K_mm):
 
 Q2 = Question(
     id="ex6.q2", title="the Nystroem approximation of K", function="nystroem_gram", points=2,
+    forbidden=(
+        "kernelcourse.nystroem.nystroem_features",
+        "kernelcourse.nystroem.Nystroem",
+        "kernelcourse.nystroem.inverse_sqrt_psd",
+    ),
     reference=_nystroem_gram, cases=_cases_nystroem, rtol=1e-6, atol=1e-8,
     diagnoses=[
         Diagnosis("no K_mm^{-1}", "the approximation is K_nm K_mm^{-1} K_mn; without K_mm^{-1} the "
@@ -209,6 +228,11 @@ def _proj_own_mean(K_new, K_train, U, eigenvalues):
 
 Q3 = Question(
     id="ex6.q3", title="projecting new points with kernel PCA", function="kpca_project", points=3,
+    forbidden=(
+        "kernelcourse.feature_space.center_kernel_rows",
+        "kernelcourse.feature_space.GramCenterer",
+        "kernelcourse.kernel_pca.KernelPCA",
+    ),
     reference=_kpca_project, cases=_cases_project, rtol=1e-6, atol=1e-8,
     diagnoses=[
         Diagnosis("own mean", "new points are centred with the TRAINING mean phi_S: subtract each "
@@ -268,6 +292,14 @@ def _last_chunk_dropped(Phi, y, lam, chunk_size):
 
 Q4 = Question(
     id="ex6.q4", title="ridge regression chunk by chunk", function="chunked_ridge", points=3,
+    forbidden=(
+        "kernelcourse.ridge.primal_ridge",
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.chunked_ridge.RFFRidge",
+        "kernelcourse.chunked_ridge.chunk_moments",
+        "kernelcourse.chunked_ridge.add_moments",
+    ),
     reference=_chunked_ridge, cases=_cases_chunked, rtol=1e-6,
     diagnoses=[
         Diagnosis("lam per chunk", "lambda belongs to the solve, once: add lam I to the SUM of the "
@@ -308,6 +340,7 @@ def _ends(n, cost):
 
 Q5 = Question(
     id="ex6.q5", title="the exponent of a measured cost", function="scaling_exponent", points=2,
+    forbidden=("kernelcourse.scaling.power_law_exponent",),
     reference=lambda n, cost: power_law_exponent(n, cost)[0], cases=_cases_exponent, rtol=1e-6,
     diagnoses=[
         Diagnosis("last two points", "two points give a noisy slope; fit a line through ALL the "
