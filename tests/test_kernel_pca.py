@@ -112,7 +112,8 @@ def test_fix_signs_makes_the_largest_entry_positive():
 def test_estimator_contract_and_errors(data):
     X, _ = data
     model = KernelPCA(RBF(0.3), n_components=2)
-    assert set(model.get_params()) == {"kernel", "n_components"}
+    assert set(model.get_params(deep=False)) == {"kernel", "n_components"}
+    assert model.get_params()["kernel__gamma"] == 0.3   # the kernel's own parameter, nested
     assert_allclose(clone(model).fit_transform(X), model.fit_transform(X))
     with pytest.raises(ValueError, match="not fitted yet"):
         KernelPCA().transform(X)
