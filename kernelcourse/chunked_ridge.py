@@ -27,7 +27,8 @@ import os
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 
-from kernelcourse._validation import as_2d, check_nonnegative, check_positive, check_positive_int
+from kernelcourse._estimator import as_real_targets, check_fitted, check_X, check_y_given
+from kernelcourse._validation import check_nonnegative, check_positive, check_positive_int
 from kernelcourse.random_features import RandomFourierFeatures, _cos_features
 from kernelcourse.ridge import _solve_regularised
 
@@ -147,15 +148,16 @@ class RFFRidge(RegressorMixin, BaseEstimator):
         rff = RandomFourierFeatures(gamma, D, self.random_state).fit(np.zeros((1, d)))
         self.Omega_, self.b_ = rff.Omega_, rff.b_
 
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Fit on a NumPy array or a Dask array ``X`` of shape (n, d) and targets ``y`` of shape (n,)."""
+        check_y_given(self, y)
         lam = check_nonnegative(self.lam, "lam")
         chunk = check_positive_int(self.chunk_size, "chunk_size")
         if is_dask_array(X):
             A, c = self._dask_moments(X, y, chunk)
         else:
-            X = as_2d(X, "X")
-            y = self._targets(y, X.shape)
+            X = check_X(self, X, reset=True)
+            y = as_real_targets(self, y, X.shape[0])
             self._draw(X.shape[1])
             A = np.zeros((self.n_components, self.n_components))
             c = np.zeros(self.n_components)
@@ -165,7 +167,6 @@ class RFFRidge(RegressorMixin, BaseEstimator):
                 A += a
                 c += v
             self.n_chunks_ = len(starts)
-            self.n_features_in_ = X.shape[1]
         self.coef_ = _solve_regularised(A, c, lam, "Phi^T Phi")
         return self
 
@@ -211,10 +212,9 @@ class RFFRidge(RegressorMixin, BaseEstimator):
     # ------------------------------------------------------------------ predict
     def predict(self, X):
         """``Phi(X) w`` chunk by chunk; for a Dask array, a lazy Dask array (call ``.compute()``)."""
-        if not hasattr(self, "coef_"):
-            raise ValueError("this RFFRidge is not fitted yet: call fit(X, y) before predict")
+        check_fitted(self, "coef_")
         if not is_dask_array(X):
-            X = as_2d(X, "X")
+            X = check_X(self, X, reset=False)
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:
             raise ValueError(f"X must have shape (n, {self.n_features_in_}) like the training data; "
                              f"got X with shape {X.shape}")

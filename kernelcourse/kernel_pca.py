@@ -25,7 +25,8 @@ import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from kernelcourse._validation import as_2d, check_positive_int
+from kernelcourse._estimator import check_fitted, check_X
+from kernelcourse._validation import check_positive_int
 from kernelcourse.feature_space import GramCenterer
 from kernelcourse.nystroem import _kernel_or_default
 
@@ -112,7 +113,7 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         return self
 
     def _fit(self, X):
-        X = as_2d(X, "X")
+        X = check_X(self, X, reset=True)
         n = X.shape[0]
         k = check_positive_int(self.n_components, "n_components")
         if k > n:
@@ -133,7 +134,6 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         self.dual_coef_[:, nonzero] = U[:, nonzero] / np.sqrt(s[nonzero])
         self.explained_variance_ratio_ = s / total if total > 0 else np.zeros_like(s)
         self.X_fit_ = X
-        self.n_features_in_ = X.shape[1]
         return U * np.sqrt(s)
 
     def fit_transform(self, X, y=None) -> np.ndarray:
@@ -142,11 +142,7 @@ class KernelPCA(TransformerMixin, BaseEstimator):
 
     def transform(self, X) -> np.ndarray:
         """Project new points: ``K_c(X, X_fit) alpha``, rows centred with the training statistics."""
-        if not hasattr(self, "dual_coef_"):
-            raise ValueError("this KernelPCA is not fitted yet: call fit(X) before transform")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but this KernelPCA was fitted with "
-                             f"{self.n_features_in_}; got X with shape {X.shape}")
+        check_fitted(self, "dual_coef_", how="fit(X)", use="transform")
+        X = check_X(self, X, reset=False)
         K_new = _kernel_or_default(self.kernel)(X, self.X_fit_)
         return self.centerer_.transform(K_new) @ self.dual_coef_

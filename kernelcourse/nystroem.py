@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from kernelcourse._estimator import check_fitted, check_X
 from kernelcourse._validation import as_2d, check_positive_int, check_square
 from kernelcourse.random_features import _rng
 
@@ -137,7 +138,7 @@ class Nystroem(TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Draw the landmarks from ``X`` and compute ``K_mm^{-1/2}``; ``y`` is unused."""
-        X = as_2d(X, "X")
+        X = check_X(self, X, reset=True)
         m = check_positive_int(self.n_components, "n_components")
         kernel = _kernel_or_default(self.kernel)
         n = X.shape[0]
@@ -146,17 +147,12 @@ class Nystroem(TransformerMixin, BaseEstimator):
         self.component_indices_ = idx
         self.components_ = X[idx]
         self.normalization_, self.rank_ = inverse_sqrt_psd(kernel(self.components_))
-        self.n_features_in_ = X.shape[1]
         return self
 
     def transform(self, X) -> np.ndarray:
         """``Phi = k(X, landmarks) K_mm^{-1/2}``, of shape (n, m)."""
-        if not hasattr(self, "normalization_"):
-            raise ValueError("this Nystroem is not fitted yet: call fit(X) before transform")
-        X = as_2d(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but this Nystroem was fitted with "
-                             f"{self.n_features_in_}; got X with shape {X.shape}")
+        check_fitted(self, "normalization_", how="fit(X)", use="transform")
+        X = check_X(self, X, reset=False)
         return _kernel_or_default(self.kernel)(X, self.components_) @ self.normalization_
 
 
