@@ -119,7 +119,7 @@ def test_estimator_contract_and_errors(data):
         KernelPCA().transform(X)
     with pytest.raises(ValueError, match=r"n_components must be at most the number of training points; got n_components=61 with X of shape \(60, 3\)"):
         KernelPCA(n_components=61).fit(X)
-    with pytest.raises(ValueError, match=r"X has 2 features, but this KernelPCA was fitted with 3"):
+    with pytest.raises(ValueError, match=r"X has 2 features, but KernelPCA is expecting 3 features as input; got X with shape \(60, 2\)"):
         model.fit(X).transform(X[:, :2])
     with pytest.raises(ValueError, match="centred Gram matrix is zero"):
         explained_variance_ratio(np.ones((4, 4)))
