@@ -25,9 +25,8 @@ import math
 import os
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin
 
-from kernelcourse._estimator import as_real_targets, check_fitted, check_X, check_y_given
+from kernelcourse._estimator import Regressor, as_real_targets, check_fitted, check_X, check_y_given
 from kernelcourse._validation import check_nonnegative, check_positive, check_positive_int
 from kernelcourse.random_features import RandomFourierFeatures, _cos_features
 from kernelcourse.ridge import _solve_regularised
@@ -90,7 +89,7 @@ def _current_client():
         return Client(cluster, set_as_default=False), cluster
 
 
-class RFFRidge(RegressorMixin, BaseEstimator):
+class RFFRidge(Regressor):
     """Ridge regression on ``D`` random Fourier features, never holding all the features at once.
 
     Minimises ``||y - Phi w||^2 + lam ||w||^2`` (the course's primal ridge,

@@ -132,7 +132,7 @@ def test_estimator_contract_and_errors(data):
     assert model.get_params() == {"gamma": 1.0, "n_components": 100, "lam": 1.0, "chunk_size": 10000,
                                   "random_state": None, "dtype": np.float64}
     fitted = clone(RFFRidge(0.3, 40, random_state=0)).fit(X, y)
-    assert fitted.score(X, y) > 0.5                               # R^2 from RegressorMixin
+    assert fitted.score(X, y) > 0.5                               # R^2, the course's own
     with pytest.raises(ValueError, match="not fitted yet"):
         RFFRidge().predict(X)
     with pytest.raises(ValueError, match=r"y has 10 targets but there are 3000 samples"):
@@ -141,5 +141,5 @@ def test_estimator_contract_and_errors(data):
         RFFRidge(chunk_size=0).fit(X, y)
     with pytest.raises(ValueError, match=r"lam must be non-negative"):
         RFFRidge(lam=-1).fit(X, y)
-    with pytest.raises(ValueError, match=r"X must have shape \(n, 4\) like the training data; got X with shape \(5, 2\)"):
+    with pytest.raises(ValueError, match=r"X has 2 features, but RFFRidge is expecting 4 features as input; got X with shape \(5, 2\)"):
         fitted.predict(X[:5, :2])
