@@ -1,0 +1,696 @@
+"""Attacks on the sealed grader (`kernelcourse grade`): each a submission built here from the
+solved exercise set 1 (15/15) with one answer cell replaced by the attack, graded through the
+real command in the real sandbox. Each attack scores exactly what its honest answers earn, and
+nothing outside the sandbox changes: not the other submissions, not the grading user's home, not
+/tmp, not the package, not the gradebook once the command has returned."""
+import csv
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCE = ROOT / "exercises" / "source" / "01_feature_expansions_and_the_kernel_trick.ipynb"
+PACKAGE = ROOT / "kernelcourse"
+TOKEN = f"kcattack{os.getpid()}"
+SECRET = f"SECRET-{os.getpid()}-do-not-leak"
+POINTS = {"ex1.q1": 3, "ex1.q2": 1, "ex1.q3": 2, "ex1.q4": 3, "ex1.q5": 2, "ex1.q6": 2,
+          "ex1.q7": 2}
+
+
+def _answers() -> dict[str, str]:
+    nb = json.loads(SOURCE.read_text())
+    found = {}
+    for cell in nb["cells"]:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] == "code" and source.startswith("# ANSWER "):
+            found[source.split("\n", 1)[0].split()[-1]] = source
+    return found
+
+
+ANSWERS = _answers()
+
+
+def notebook(**cells) -> dict:
+    """The solved set with answer cells replaced: ``q2="..."`` is the body of ex1.q2's cell
+    (its ``# ANSWER`` line is added); ``extra=[...]`` appends whole cells."""
+    sources = dict(ANSWERS)
+    for key, body in cells.items():
+        if key != "extra":
+            sources[f"ex1.{key}"] = f"# ANSWER ex1.{key}\n" + textwrap.dedent(body).strip() + "\n"
+    code = list(sources.values()) + list(cells.get("extra", []))
+    return {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                       "outputs": [], "source": s} for s in code],
+            "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def q2_only_if_it_fails(attempt: str) -> str:
+    """ex1.q2 that answers right only when ``attempt`` raises (the attack was stopped)."""
+    return ("import os, sys, socket, glob\n\ndef all_subsets_dim(d):\n    try:\n"
+            + textwrap.indent(textwrap.dedent(attempt).strip(), " " * 8)
+            + "\n    except BaseException:\n        return 2 ** d\n    return -1\n")
+
+
+def prefixed(question: str, prefix: str) -> str:
+    """The right answer to ``question`` with ``prefix`` run before it in the cell."""
+    return textwrap.dedent(prefix).strip() + "\n" + ANSWERS[question].split("\n", 1)[1]
+
+
+def q1_shortcut(body: str) -> str:
+    """ex1.q1 answered by the course's own all-subsets map, reached by ``body`` (which binds
+    ``shortcut``)."""
+    return ("import numpy as np\n" + textwrap.dedent(body).strip()
+            + "\n\ndef all_subsets_features(X):\n"
+              "    return shortcut(np.asarray(X, dtype=float))\n")
+
+
+# -------------------------------------------------------------------------- the attacks
+def attacks(paths: dict) -> dict:
+    """name -> (notebook, total it must score, {question: text its detail must contain})."""
+    home, out, tmp_mark, port = paths["home"], paths["out"], paths["tmp_mark"], paths["port"]
+    other, init = paths["other"], str(PACKAGE / "features.py")
+    late = "/tmp/late-" + TOKEN
+    full = "passed all"
+    a = {}
+
+    # --- writing outside the sandbox (the answers stay right: files are checked afterwards)
+    for name, target in (("write_home", f"{home}/{TOKEN}"), ("write_real_home",
+                         os.path.expanduser(f"~/{TOKEN}")), ("write_tmp", tmp_mark),
+                         ("write_package", str(PACKAGE / f"{TOKEN}.py")),
+                         ("write_gradebook", f"{out}/gradebook.csv"),
+                         ("write_gradebook_dir", f"{out}/{TOKEN}"),
+                         ("write_submissions", f"{paths['sub']}/{TOKEN}.ipynb")):
+        a[name] = (notebook(q2=q2_only_if_it_fails(f"open({target!r}, 'w').write('pwned')")),
+                   15, {"ex1.q2": full})
+    a["append_package_source"] = (notebook(q2=q2_only_if_it_fails(
+        f"open({init!r}, 'a').write('\\nPWNED = 1\\n')")), 15, {"ex1.q2": full})
+    a["pth_file"] = (notebook(q2=q2_only_if_it_fails(
+        "import sysconfig\n"
+        f"open(sysconfig.get_paths()['purelib'] + '/{TOKEN}.pth', 'w')"
+        ".write('import os; os.system(\"touch /tmp/pth\")\\n')")), 15, {"ex1.q2": full})
+    a["chmod_package"] = (notebook(q2=q2_only_if_it_fails(f"os.chmod({init!r}, 0o777)")),
+                          15, {"ex1.q2": full})
+
+    # --- reading another submission and the host
+    a["read_other"] = (notebook(q2=q2_only_if_it_fails(f"open({other!r}).read()")), 15,
+                       {"ex1.q2": full})
+    a["list_submissions"] = (notebook(q2=q2_only_if_it_fails(
+        f"assert os.listdir({paths['sub']!r})")), 15, {"ex1.q2": full})
+    a["read_real_home"] = (notebook(q2=q2_only_if_it_fails(
+        f"assert os.listdir({os.path.expanduser('~')!r})")), 15, {"ex1.q2": full})
+    a["glob_for_secret"] = (notebook(q2=q2_only_if_it_fails(
+        "hits = [p for p in glob.glob('/*/*/*.ipynb') + glob.glob('/tmp/*/*.ipynb')]\n"
+        "assert hits")), 15, {"ex1.q2": full})
+
+    # --- the network
+    a["socket_localhost"] = (notebook(q2=q2_only_if_it_fails(
+        f"socket.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'{TOKEN}')")),
+        15, {"ex1.q2": full})
+
+    # --- the grader's modules and the reply channel
+    a["replace_sys_modules"] = (notebook(q1="""
+        import sys, types
+        import numpy as np
+        fake = types.ModuleType("kernelcourse.grading.core")
+        fake.run_answer = lambda func, cases, seconds: [{"kind": "value", "value": 0}] * 99
+        for name in list(sys.modules):
+            if name.startswith("kernelcourse.grading"):
+                sys.modules[name] = fake
+        import kernelcourse.grading.core as core
+        core.score = lambda *a, **k: None
+
+        def all_subsets_features(X):
+            return np.zeros((1, 1))
+        """), 12, {"ex1.q1": "0/3 points"})
+    forged = json.dumps({"id": 0, "outcomes": [{"kind": "value", "value": 1}] * 4,
+                         "uses": []})
+    a["forge_fd1"] = (notebook(q2=f"""
+        import os
+        for fd in range(0, 64):
+            for i in range(40):
+                try:
+                    os.write(fd, {(forged + chr(10)).encode()!r}.replace(b'"id": 0', b'"id": %d' % i))
+                except OSError:
+                    pass
+
+        def all_subsets_dim(d):
+            return -1
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["forge_proc_fds"] = (notebook(q2=f"""
+        import os
+        for pid in [os.getppid(), 1, 2, 3]:
+            for fd in range(0, 32):
+                try:
+                    with open(f"/proc/{{pid}}/fd/{{fd}}", "w") as f:
+                        f.write({(forged + chr(10))!r})
+                except OSError:
+                    pass
+
+        def all_subsets_dim(d):
+            return -1
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["proc_fd_listing"] = (notebook(q2=q2_only_if_it_fails(
+        "assert os.listdir(f'/proc/{os.getppid()}/fd')")), 15, {"ex1.q2": full})
+    a["proc_mem"] = (notebook(q2=q2_only_if_it_fails(
+        "f = open(f'/proc/{os.getppid()}/mem', 'rb')\nf.seek(0x400000)\nf.read(16)")), 15,
+        {"ex1.q2": full})
+    a["proc_environ"] = (notebook(q2=q2_only_if_it_fails(
+        "open(f'/proc/{os.getppid()}/environ', 'rb').read()")), 15, {"ex1.q2": full})
+    a["ptrace_ctypes"] = (notebook(q2=q2_only_if_it_fails(
+        "import ctypes\nlibc = ctypes.CDLL(None)\n"
+        "assert libc.ptrace(16, os.getppid(), 0, 0) == 0")), 15, {"ex1.q2": full})
+    a["exec_shell"] = (notebook(q2=q2_only_if_it_fails(
+        "import subprocess\nsubprocess.run(['/bin/true'], check=True)")), 15, {"ex1.q2": full})
+    a["os_execv_raw"] = (notebook(q2=q2_only_if_it_fails(
+        "import posix\nif os.fork() == 0:\n    posix.execv('/bin/true', ['true'])\n"
+        "pid, status = os.wait()\nassert status == 0")), 15, {"ex1.q2": full})
+
+    # --- processes that outlive their answer
+    a["late_writer"] = (notebook(q1=prefixed("ex1.q1", """
+        import os, time
+        import numpy as np
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(0.8)
+            open(%r, "w").write("late")
+            os._exit(0)
+        """ % late), q2=f"""
+        import os, time
+
+        def all_subsets_dim(d):
+            time.sleep(1.2)
+            return -1 if os.path.exists({late!r}) else 2 ** d
+        """), 15, {"ex1.q2": full})
+    a["fork_keeps_running"] = (notebook(q3=prefixed("ex1.q3", """
+        import os
+        import numpy as np
+        if os.fork() == 0:
+            os.setsid()
+            while True:
+                pass
+        """)), 15, {"ex1.q3": "passed all"})
+    a["signals_the_next"] = (notebook(q3=prefixed("ex1.q3", """
+        import os, signal, time
+        import numpy as np
+        if os.fork() == 0:
+            os.setsid()
+            for _ in range(400):
+                for pid in range(2, 200):
+                    if pid != os.getpid():
+                        try:
+                            os.kill(pid, signal.SIGSTOP)
+                        except OSError:
+                            pass
+                time.sleep(0.01)
+            os._exit(0)
+        """)), None, {"ex1.q4": "passed all", "ex1.q5": "passed all"})
+    a["detached_gradebook_rewriter"] = (notebook(q4=prefixed("ex1.q4", f"""
+        import os, time
+        import numpy as np
+        if os.fork() == 0:
+            os.setsid()
+            if os.fork() == 0:
+                time.sleep(3)
+                for path in ({out + '/gradebook.csv'!r}, {out + '/gradebook.json'!r}):
+                    try:
+                        open(path, "w").write("rewritten")
+                    except OSError:
+                        pass
+            os._exit(0)
+        """)), 15, {"ex1.q4": "passed all"})
+    a["fork_bomb_memory"] = (notebook(q6=prefixed("ex1.q6", """
+        import os
+        import numpy as np
+        children = []
+        for _ in range(3):
+            pid = os.fork()
+            if pid == 0:
+                block = np.ones(300 * 1024 * 1024 // 8)
+                import time
+                time.sleep(3)
+                os._exit(0)
+            children.append(pid)
+        for pid in children:
+            os.waitpid(pid, 0)
+        """)), 13, {"ex1.q6": "0/2 points"})
+
+    # --- replies that try the parent
+    a["deep_reply"] = (notebook(q2="""
+        def all_subsets_dim(d):
+            x = 2 ** d
+            for _ in range(990):
+                x = [x]
+            return x
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["ansi_and_rows"] = (notebook(q2="""
+        def all_subsets_dim(d):
+            raise ValueError("\\x1b[2J\\x1b[31mRED\\r\\nfake.ipynb,15,15,15\\n\\u202eevil\\x00")
+        """), 14, {"ex1.q2": "\\x1b[2J"})
+    a["ansi_in_cell"] = (notebook(q7="""
+        raise RuntimeError("\\x1b]0;title\\x07\\nforged.ipynb,2,2\\r")
+        """), 13, {"ex1.q7": "\\x1b]0;title\\x07"})
+    a["lying_eq_object"] = (notebook(q2="""
+        class Liar:
+            def __eq__(self, other):
+                return True
+            __hash__ = object.__hash__
+            def __float__(self):
+                return 0.0
+            def __int__(self):
+                return 0
+            def __index__(self):
+                return 0
+
+        def all_subsets_dim(d):
+            return Liar()
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["lying_float_subclass"] = (notebook(q2="""
+        class F(float):
+            def __eq__(self, other):
+                return True
+            def __float__(self):
+                return 1e9
+            __hash__ = float.__hash__
+
+        def all_subsets_dim(d):
+            return F(-1.0)
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["lying_ndarray_subclass"] = (notebook(q1="""
+        import numpy as np
+
+        class A(np.ndarray):
+            def __eq__(self, other):
+                return np.ones(np.shape(other), dtype=bool)
+            def __array__(self, dtype=None, copy=None):
+                raise RuntimeError("no")
+            def tolist(self):
+                return [[1.0]]
+
+        def all_subsets_features(X):
+            return np.zeros((len(X), 3)).view(A)
+        """), 12, {"ex1.q1": "0/3 points"})
+    a["lying_array_protocol"] = (notebook(q7="""
+        import numpy as np
+
+        class Witness:
+            calls = 0
+            def __array__(self, dtype=None, copy=None):
+                Witness.calls += 1
+                return np.zeros(3) if Witness.calls > 1 else np.ones(3)
+            def __len__(self):
+                return 3
+            def __iter__(self):
+                return iter([0.0, 0.0, 0.0])
+
+        def negative_direction(K):
+            return Witness()
+        """), 13, {"ex1.q7": "0/2 points"})
+    a["bool_subclass"] = (notebook(q6="""
+        import numpy as np
+
+        class Yes(int):
+            def __eq__(self, other):
+                return True
+            def __bool__(self):
+                return True
+            __hash__ = int.__hash__
+
+        def is_kernel_matrix(K):
+            return Yes(7)
+        """), 13, {"ex1.q6": "0/2 points"})
+
+    # --- the reference shortcut, every way
+    shortcut = "uses the course's reference implementation of"
+    ways = {
+        "ref_from_import": "from kernelcourse.features import all_subsets_map as shortcut",
+        "ref_import_as": "import kernelcourse.features as kf\nshortcut = kf.all_subsets_map",
+        "ref_attribute": "import kernelcourse\nimport kernelcourse.features\n"
+                         "shortcut = kernelcourse.features.all_subsets_map",
+        "ref_import_module": "import importlib\n"
+                             "shortcut = importlib.import_module('kernelcourse.features')"
+                             ".all_subsets_map",
+        "ref_dunder_import": "shortcut = __import__('kernelcourse.features', fromlist=['x'])"
+                             ".all_subsets_map",
+        "ref_computed_getattr": "import importlib\n"
+                                "m = importlib.import_module('kernel' + 'course.feat' + 'ures')\n"
+                                "shortcut = getattr(m, 'all_subsets' + '_map')",
+        "ref_sys_modules": "import sys, numpy\nimport kernelcourse\n"
+                           "shortcut = vars(sys.modules['kernelcourse.' + 'features'])"
+                           "['all_subsets_' + 'map']",
+        "ref_get_question": "from kernelcourse.grading import questions as g\n"
+                            "shortcut = getattr(g, 'get_' + 'question')('ex1.q1').reference",
+        "ref_registry_values": "import sys\nreg = sys.modules['kernelcourse.grading.questions']\n"
+                               "shortcut = [q for q in getattr(reg, 'all_' + 'questions')()"
+                               ".values() if q.id == 'ex1.q1'][0].reference",
+        "ref_reload": "import importlib, kernelcourse.features as kf\n"
+                      "shortcut = importlib.reload(kf).all_subsets_map",
+        "ref_exec_source": "import kernelcourse.features as kf\nspace = {}\n"
+                           "exec(open(kf.__file__).read(), space)\n"
+                           "shortcut = space['all_subsets_map']",
+        "ref_loader_source": "import kernelcourse.features as kf\nspace = {}\n"
+                             "exec(kf.__loader__.get_source(kf.__name__), space)\n"
+                             "shortcut = space['all_subsets_map']",
+        "ref_copied_code": "import types, kernelcourse.features as kf\n"
+                           "f = kf.all_subsets_map\n"
+                           "shortcut = types.FunctionType(f.__code__, f.__globals__)",
+        "ref_subprocess": "import json, subprocess, sys\nimport numpy as np\n"
+                          "def shortcut(X):\n"
+                          "    code = ('import json, sys, numpy as np; from kernelcourse.features '\n"
+                          "            'import all_subsets_map as m; '\n"
+                          "            'print(json.dumps(m(np.array(json.loads(sys.stdin.read()))).tolist()))')\n"
+                          "    out = subprocess.run([sys.executable, '-c', code], input=json.dumps(X.tolist()),\n"
+                          "                         capture_output=True, text=True).stdout\n"
+                          "    return np.array(json.loads(out))",
+    }
+    for name, body in ways.items():
+        a[name] = (notebook(q1=q1_shortcut(body)), 12, {"ex1.q1": "0/3 points"})
+    a["ref_from_import"][2]["ex1.q1"] = shortcut + " kernelcourse.features.all_subsets_map"
+    a["ref_rbf_kernel"] = (notebook(q5="""
+        import numpy as np
+        from kernelcourse.kernels import RBF
+
+        def rbf_gram(X, Z, gamma):
+            return RBF(gamma=gamma)(np.asarray(X, float), np.asarray(Z, float))
+        """), 13, {"ex1.q5": shortcut})
+
+    # --- false alarms: allowed helpers, a name of one's own
+    a["allowed_datasets_helper"] = (notebook(q5="""
+        import numpy as np
+        from kernelcourse.datasets import as_2d
+        from kernelcourse import datasets
+
+        def rbf_gram(X, Z, gamma):
+            X, Z = as_2d(np.asarray(X, float)), datasets.as_2d(np.asarray(Z, float))
+            return np.exp(-gamma * ((X[:, None, :] - Z[None, :, :]) ** 2).sum(axis=-1))
+        """), 15, {"ex1.q5": "passed all"})
+    a["own_function_same_name"] = (notebook(q1="""
+        import itertools
+        import numpy as np
+
+        def all_subsets_map(X):
+            n, d = X.shape
+            return np.column_stack([np.prod(X[:, list(s)], axis=1) for k in range(d + 1)
+                                    for s in itertools.combinations(range(d), k)])
+
+        def all_subsets_features(X):
+            return all_subsets_map(np.asarray(X, dtype=float))
+        """), 15, {"ex1.q1": "passed all"})
+    return a
+
+
+# -------------------------------------------------------------------------- state of the machine
+def _tree_hashes(folder: Path, skip=()) -> dict:
+    found = {}
+    for path in sorted(folder.rglob("*")) if folder.exists() else ():
+        if "__pycache__" in path.parts or any(str(path).startswith(s) for s in skip):
+            continue
+        if path.is_symlink():
+            found[str(path)] = "link:" + os.readlink(path)
+        elif path.is_file():
+            found[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+        elif path.is_dir():
+            found[str(path)] = "dir"
+        else:
+            found[str(path)] = "special"
+    return found
+
+
+def _state(paths) -> dict:
+    import sysconfig
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")
+    files = {}
+    for name in filter(None, tracked):
+        p = ROOT / name
+        if p.is_file() and not p.is_symlink():
+            files[name] = hashlib.sha256(p.read_bytes()).hexdigest()
+    site = Path(sysconfig.get_paths()["purelib"])
+    return {"submissions": _tree_hashes(paths["sub"]), "home": _tree_hashes(paths["home"]),
+            "tracked": files, "package": _tree_hashes(PACKAGE),
+            "site-packages": sorted(os.listdir(site)),
+            "real home": sorted(os.listdir(os.path.expanduser("~"))),
+            "tmp": set(os.listdir("/tmp"))}
+
+
+class Listener:
+    """A TCP listener on the host's 127.0.0.1 that records every connection."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.stop.is_set():
+            try:
+                conn, addr = self.sock.accept()
+            except OSError:
+                continue
+            self.connections.append(addr)
+            conn.close()
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
+def grade(folder: Path, out: Path, home: Path, *extra, timeout=600):
+    env = {**os.environ, "HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "kernelcourse", "grade", str(folder),
+                           "--output", str(out), *extra],
+                          capture_output=True, text=True, timeout=timeout, cwd=out, env=env)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    base = tmp_path_factory.mktemp("attacks")
+    paths = {name: base / name for name in ("sub", "out", "home", "private")}
+    for p in paths.values():
+        p.mkdir()
+    listener = Listener()
+    paths["port"] = listener.port
+    paths["tmp_mark"] = f"/tmp/{TOKEN}"
+    paths["other"] = str(paths["sub"] / "secret_holder.ipynb")
+    table = attacks({**paths, "home": str(paths["home"]), "out": str(paths["out"])})
+    for name, (nb, _, _) in table.items():
+        (paths["sub"] / f"{name}.ipynb").write_text(json.dumps(nb))
+    secret_nb = notebook()
+    secret_nb["cells"].append({"cell_type": "markdown", "metadata": {}, "source": SECRET})
+    Path(paths["other"]).write_text(json.dumps(secret_nb))
+    # files that must not be read as notebooks
+    sub = paths["sub"]
+    (sub / "symlink_to_solution.ipynb").symlink_to(SOURCE)
+    os.mkfifo(sub / "fifo.ipynb")
+    (sub / "dev_zero.ipynb").symlink_to("/dev/zero")
+    big = notebook()
+    big["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "x" * 3_000_000})
+    (sub / "oversized.ipynb").write_text(json.dumps(big))
+    (sub / "nested_5000.ipynb").write_text(
+        '{"cells": [], "metadata": ' + "[" * 5000 + "]" * 5000 + "}")
+    deep_ok = notebook()
+    (sub / "huge_integer.ipynb").write_text(
+        json.dumps(deep_ok)[:-1] + ', "x": ' + "9" * 5000 + "}")
+    before = _state(paths)
+    start = time.monotonic()
+    result = grade(sub, paths["out"], paths["home"], "--questions", "ex1", "--jobs", "2",
+                   "--memory-mb", "512", "--max-notebook-mb", "2", "--no-progress")
+    seconds = time.monotonic() - start
+    written = {n: (paths["out"] / n).read_bytes() for n in ("gradebook.csv", "gradebook.json")}
+    time.sleep(4)  # past the detached rewriter's sleep
+    after = _state(paths)
+    listener.close()
+    book = json.loads(written["gradebook.json"])
+    rows = {Path(s["file"]).name: s for s in book["submissions"]}
+    return {"result": result, "book": book, "rows": rows, "table": table, "paths": paths,
+            "before": before, "after": after, "written": written, "listener": listener,
+            "seconds": seconds}
+
+
+def test_the_run_finishes(run):
+    assert run["result"].returncode == 0, run["result"].stderr[-3000:]
+    assert len(run["table"]) >= 40
+
+
+@pytest.mark.parametrize("name", sorted(attacks({k: "/x" for k in
+                                                  ("home", "out", "tmp_mark", "port", "other",
+                                                   "sub")})))
+def test_each_attack_scores_exactly_its_honest_answers(run, name):
+    _, total, details = run["table"][name]
+    row = run["rows"][f"{name}.ipynb"]
+    assert row["possible"] == 15
+    if total is not None:
+        assert row["total"] == pytest.approx(total), row["details"]
+    for q, text in details.items():
+        assert text in row["details"][q], (q, row["details"][q])
+
+
+def test_nothing_outside_the_sandbox_changed(run):
+    before, after = run["before"], run["after"]
+    for key in ("submissions", "home", "tracked", "package", "site-packages", "real home"):
+        assert after[key] == before[key], key
+    new_in_tmp = after["tmp"] - before["tmp"]
+    assert not [n for n in new_in_tmp if TOKEN in n or n == "pth"], new_in_tmp
+    assert not os.path.exists(run["paths"]["tmp_mark"])
+
+
+def test_the_gradebook_is_not_rewritten_after_the_command_returned(run):
+    out = run["paths"]["out"]
+    for name, data in run["written"].items():
+        assert (out / name).read_bytes() == data
+    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "gradebook.json"]
+
+
+def test_no_connection_reached_the_host(run):
+    assert run["listener"].connections == []
+
+
+def test_no_secret_of_another_submission_shows(run):
+    text = run["written"]["gradebook.json"].decode() + run["written"]["gradebook.csv"].decode()
+    text += run["result"].stdout + run["result"].stderr
+    assert SECRET not in text
+    assert run["rows"]["secret_holder.ipynb"]["total"] == 15
+
+
+def test_files_that_are_not_notebooks_are_refused(run):
+    rows = run["rows"]
+    assert rows["symlink_to_solution.ipynb"]["errors"] == [
+        "not a regular file (a symbolic link): only notebook files are graded"]
+    assert rows["dev_zero.ipynb"]["errors"] == rows["symlink_to_solution.ipynb"]["errors"]
+    assert rows["fifo.ipynb"]["errors"] == [
+        "not a regular file (a FIFO): only notebook files are graded"]
+    assert "over the limit of 2 MB" in rows["oversized.ipynb"]["errors"][0]
+    assert "nests 500" in rows["nested_5000.ipynb"]["errors"][0]
+    assert rows["huge_integer.ipynb"]["errors"][0].startswith("not a notebook (invalid JSON")
+    for name in ("symlink_to_solution", "dev_zero", "fifo", "oversized", "nested_5000",
+                 "huge_integer"):
+        assert rows[f"{name}.ipynb"]["total"] == 0 and rows[f"{name}.ipynb"]["possible"] == 0
+
+
+def test_the_reference_shortcut_is_named(run):
+    for name in run["table"]:
+        if name.startswith("ref_"):
+            detail = run["rows"][f"{name}.ipynb"]["details"]
+            q = "ex1.q5" if name == "ref_rbf_kernel" else "ex1.q1"
+            assert "0/" in detail[q], (name, detail[q])
+
+
+def test_escapes_keep_console_and_csv_one_row_per_file(run):
+    csv_text = run["written"]["gradebook.csv"].decode()
+    table = list(csv.reader(csv_text.splitlines()))
+    assert len(table) == 1 + len(run["rows"])
+    assert all(len(r) == len(table[0]) for r in table)
+    assert "fake.ipynb" not in [r[0] for r in table] and "forged.ipynb" not in [r[0] for r in table]
+    for text in (csv_text, run["result"].stdout, run["result"].stderr):
+        assert "\x1b" not in text and "\r" not in text and "\u202e" not in text
+    ansi = next(r for r in table if r[0].endswith("ansi_and_rows.ipynb"))
+    assert "\\x1b[2J" in ansi[table[0].index("errors")]
+    lines = run["result"].stdout.splitlines()
+    assert not any(line.startswith(("fake.ipynb", "forged.ipynb")) for line in lines)
+
+
+def test_memory_bomb_is_reported(run):
+    row = run["rows"]["fork_bomb_memory.ipynb"]
+    assert "memory" in row["details"]["ex1.q6"], row["details"]["ex1.q6"]
+
+
+# -------------------------------------------------------------------------- the assignment
+@pytest.fixture(scope="module")
+def small_runs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("assignment")
+    sub, home = base / "sub", base / "home"
+    sub.mkdir(), home.mkdir()
+    extra = [f"# ANSWER {q}\nimport numpy as np\n" for q in
+             ("ex2.q1", "ex2.q2", "ex2.q3", "ex2.q4", "l1.cp1", "l1.cp2", "l2.cp1", "l2.cp2")]
+    (sub / "five_sets.ipynb").write_text(json.dumps(notebook(extra=extra)))
+    (sub / "correct.ipynb").write_text(json.dumps(notebook()))
+    (sub / "half.ipynb").write_text(json.dumps(notebook(q2="def all_subsets_dim(d):\n  return d")))
+    outs = {}
+    for jobs in ("1", "2"):
+        out = base / f"out{jobs}"
+        out.mkdir()
+        result = grade(sub, out, home, "--jobs", jobs, "--no-progress")
+        assert result.returncode == 0, result.stderr[-2000:]
+        outs[jobs] = out
+    return outs
+
+
+def test_answering_five_sets_earns_one_set(small_runs):
+    book = json.loads((small_runs["2"] / "gradebook.json").read_text())
+    assert book["assignment"] == ["ex1"]
+    assert all(s["possible"] == 15 for s in book["submissions"])
+    five = next(s for s in book["submissions"] if s["file"].endswith("five_sets.ipynb"))
+    assert five["total"] == 15
+    assert any(e.startswith("answer cells outside the assignment") for e in five["errors"])
+
+
+def test_parallel_and_serial_gradebooks_agree(small_runs):
+    def without_seconds(out):
+        book = json.loads((out / "gradebook.json").read_text())
+        for s in book["submissions"]:
+            s.pop("seconds")
+        with open(out / "gradebook.csv", newline="") as f:
+            rows = list(csv.reader(f))
+        at = rows[0].index("seconds")
+        return book, [r[:at] + r[at + 1:] for r in rows]
+    assert without_seconds(small_runs["1"]) == without_seconds(small_runs["2"])
+
+
+# -------------------------------------------------------------------------- fast unit tests
+@pytest.mark.parametrize("source", [
+    "from kernelcourse.features import all_subsets_map",
+    "from kernelcourse.features import all_subsets_map as f\nf(X)",
+    "import kernelcourse.features as kf\nkf.all_subsets_map(X)",
+    "import kernelcourse\nkernelcourse.features.all_subsets_map(X)",
+    "import importlib\nimportlib.import_module('kernelcourse.features').all_subsets_map(X)",
+    "m = __import__('kernelcourse.features', fromlist=['all_subsets_map'])",
+    "import kernelcourse.features as kf\ngetattr(kf, 'all_subsets_map')(X)",
+    "from kernelcourse.features import *\nall_subsets_map(X)",
+    "import kernelcourse.features\nf = kernelcourse.features\nf.all_subsets_map(X)",
+])
+def test_static_uses_finds_every_spelling(source):
+    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
+    assert static_uses(source, forbidden) == ["kernelcourse.features.all_subsets_map"]
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nnp.prod(X, axis=1)",
+    "def all_subsets_map(X):\n    return X\nall_subsets_map(1)",
+    "from kernelcourse.datasets import as_2d\nas_2d(X)",
+    "import kernelcourse.features as kf\nkf.feature_dim_polynomial",
+    "s = 'kernelcourse.features.all_subsets_map'",
+    "(((((",
+])
+def test_static_uses_raises_no_false_alarm(source):
+    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
+    assert static_uses(source, forbidden) == []
+
+
+def test_read_submission_refuses_a_fifo_without_blocking(tmp_path):
+    from kernelcourse.grading.grader import NotebookError, read_submission
+    os.mkfifo(tmp_path / "x.ipynb")
+    with pytest.raises(NotebookError, match="a FIFO"):
+        read_submission(tmp_path / "x.ipynb", 1 << 20)
+
+
+def test_clean_text_escapes_control_characters():
+    from kernelcourse.grading.grader import clean_text
+    assert clean_text("a\x1b[31mb\r\nc\u202ed") == "a\\x1b[31mb\\x0d\\x0ac\\u202ed"
+    assert clean_text("x" * 50, limit=10) == "xxxxxxx..."
+    assert "\n" not in clean_text("\n" * 5000)
