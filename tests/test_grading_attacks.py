@@ -83,13 +83,18 @@ def attacks(paths: dict) -> dict:
 
     # --- writing outside the sandbox (the answers stay right: files are checked afterwards)
     for name, target in (("write_home", f"{home}/{TOKEN}"), ("write_real_home",
-                         os.path.expanduser(f"~/{TOKEN}")), ("write_tmp", tmp_mark),
-                         ("write_package", str(PACKAGE / f"{TOKEN}.py")),
+                         os.path.expanduser(f"~/{TOKEN}")),                          ("write_package", str(PACKAGE / f"{TOKEN}.py")),
                          ("write_gradebook", f"{out}/gradebook.csv"),
                          ("write_gradebook_dir", f"{out}/{TOKEN}"),
                          ("write_submissions", f"{paths['sub']}/{TOKEN}.ipynb")):
         a[name] = (notebook(q2=q2_only_if_it_fails(f"open({target!r}, 'w').write('pwned')")),
                    15, {"ex1.q2": full})
+    a["write_tmp"] = (notebook(q2=prefixed("ex1.q2", f"""
+        try:
+            open({tmp_mark!r}, "w").write("only in the sandbox's own /tmp")
+        except OSError:
+            pass
+        """)), 15, {"ex1.q2": full})
     a["append_package_source"] = (notebook(q2=q2_only_if_it_fails(
         f"open({init!r}, 'a').write('\\nPWNED = 1\\n')")), 15, {"ex1.q2": full})
     a["pth_file"] = (notebook(q2=q2_only_if_it_fails(
@@ -104,8 +109,9 @@ def attacks(paths: dict) -> dict:
                        {"ex1.q2": full})
     a["list_submissions"] = (notebook(q2=q2_only_if_it_fails(
         f"assert os.listdir({paths['sub']!r})")), 15, {"ex1.q2": full})
+    real = sorted(p for p in Path.home().iterdir() if p.is_file())[:1] or [Path.home() / ".x"]
     a["read_real_home"] = (notebook(q2=q2_only_if_it_fails(
-        f"assert os.listdir({os.path.expanduser('~')!r})")), 15, {"ex1.q2": full})
+        f"open({str(real[0])!r}).read()")), 15, {"ex1.q2": full})
     a["glob_for_secret"] = (notebook(q2=q2_only_if_it_fails(
         "hits = [p for p in glob.glob('/*/*/*.ipynb') + glob.glob('/tmp/*/*.ipynb')]\n"
         "assert hits")), 15, {"ex1.q2": full})
@@ -158,7 +164,7 @@ def attacks(paths: dict) -> dict:
             return -1
         """), 14, {"ex1.q2": "0/1 points"})
     a["proc_fd_listing"] = (notebook(q2=q2_only_if_it_fails(
-        "assert os.listdir(f'/proc/{os.getppid()}/fd')")), 15, {"ex1.q2": full})
+        "open(f'/proc/{os.getppid()}/fd/0', 'rb').read(1)")), 15, {"ex1.q2": full})
     a["proc_mem"] = (notebook(q2=q2_only_if_it_fails(
         "f = open(f'/proc/{os.getppid()}/mem', 'rb')\nf.seek(0x400000)\nf.read(16)")), 15,
         {"ex1.q2": full})
@@ -170,7 +176,8 @@ def attacks(paths: dict) -> dict:
     a["exec_shell"] = (notebook(q2=q2_only_if_it_fails(
         "import subprocess\nsubprocess.run(['/bin/true'], check=True)")), 15, {"ex1.q2": full})
     a["os_execv_raw"] = (notebook(q2=q2_only_if_it_fails(
-        "import posix\nif os.fork() == 0:\n    posix.execv('/bin/true', ['true'])\n"
+        "import posix\nif os.fork() == 0:\n    try:\n        posix.execv('/bin/true', ['true'])\n"
+        "    finally:\n        os._exit(3)\n"
         "pid, status = os.wait()\nassert status == 0")), 15, {"ex1.q2": full})
 
     # --- processes that outlive their answer
@@ -179,6 +186,7 @@ def attacks(paths: dict) -> dict:
         import numpy as np
         if os.fork() == 0:
             os.setsid()
+            os.closerange(0, 4096)
             time.sleep(0.8)
             open(%r, "w").write("late")
             os._exit(0)
@@ -194,6 +202,7 @@ def attacks(paths: dict) -> dict:
         import numpy as np
         if os.fork() == 0:
             os.setsid()
+            os.closerange(0, 4096)
             while True:
                 pass
         """)), 15, {"ex1.q3": "passed all"})
@@ -202,6 +211,8 @@ def attacks(paths: dict) -> dict:
         import numpy as np
         if os.fork() == 0:
             os.setsid()
+            os.closerange(0, 4096)
+            time.sleep(0.3)
             for _ in range(400):
                 for pid in range(2, 200):
                     if pid != os.getpid():
@@ -211,12 +222,13 @@ def attacks(paths: dict) -> dict:
                             pass
                 time.sleep(0.01)
             os._exit(0)
-        """)), None, {"ex1.q4": "passed all", "ex1.q5": "passed all"})
+        """)), 15, {"ex1.q4": "passed all", "ex1.q5": "passed all"})
     a["detached_gradebook_rewriter"] = (notebook(q4=prefixed("ex1.q4", f"""
         import os, time
         import numpy as np
         if os.fork() == 0:
             os.setsid()
+            os.closerange(0, 4096)
             if os.fork() == 0:
                 time.sleep(3)
                 for path in ({out + '/gradebook.csv'!r}, {out + '/gradebook.json'!r}):
@@ -233,10 +245,12 @@ def attacks(paths: dict) -> dict:
         for _ in range(3):
             pid = os.fork()
             if pid == 0:
-                block = np.ones(300 * 1024 * 1024 // 8)
-                import time
-                time.sleep(3)
-                os._exit(0)
+                try:
+                    blocks = [np.ones(20 * 1024 * 1024 // 8) for _ in range(15)]
+                    import time
+                    time.sleep(3)
+                finally:
+                    os._exit(0)
             children.append(pid)
         for pid in children:
             os.waitpid(pid, 0)
@@ -595,10 +609,10 @@ def test_escapes_keep_console_and_csv_one_row_per_file(run):
     assert len(table) == 1 + len(run["rows"])
     assert all(len(r) == len(table[0]) for r in table)
     assert "fake.ipynb" not in [r[0] for r in table] and "forged.ipynb" not in [r[0] for r in table]
-    for text in (csv_text, run["result"].stdout, run["result"].stderr):
+    for text in (csv_text.replace("\r\n", "\n"), run["result"].stdout, run["result"].stderr):
         assert "\x1b" not in text and "\r" not in text and "\u202e" not in text
-    ansi = next(r for r in table if r[0].endswith("ansi_and_rows.ipynb"))
-    assert "\\x1b[2J" in ansi[table[0].index("errors")]
+    ansi = next(r for r in table if r[0].endswith("ansi_in_cell.ipynb"))
+    assert "\\x1b]0;title\\x07" in ansi[table[0].index("errors")]
     lines = run["result"].stdout.splitlines()
     assert not any(line.startswith(("fake.ipynb", "forged.ipynb")) for line in lines)
 

@@ -362,6 +362,7 @@ class Worker:
         """
         self._next_id = secrets.token_hex(8)
         request = {**request, "id": self._next_id}
+        oom_kills = self.limit.oom_kills()
         try:
             self.proc.stdin.write((json.dumps(request, separators=(",", ":")) + "\n").encode())
             self.proc.stdin.flush()
@@ -375,7 +376,13 @@ class Worker:
             except ValueError:
                 continue  # not a reply of ours
             if isinstance(reply, dict) and reply.get("id") == self._next_id:
-                return reply
+                break
+        if self.limit.oom_kills() > oom_kills:  # a process of this answer was killed for it
+            uses = reply.get("uses") if isinstance(reply.get("uses"), list) else []
+            return {"id": self._next_id, "uses": uses,
+                    "error": f"the answer ran out of memory (the cap of {self.memory_mb} MB "
+                             f"on all of its processes)"}
+        return reply
 
     def close(self) -> None:
         if self.proc.poll() is None:

@@ -224,7 +224,7 @@ class TreeMemoryLimit:
         self.kind = "watchdog"
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self.tripped = False
+        self.tripped = 0
         if self.bytes > 0:
             self._make_cgroup()
 
@@ -295,18 +295,22 @@ class TreeMemoryLimit:
 
     def oom_killed(self) -> bool:
         """Whether the cap killed a process of the tree."""
-        if self.tripped:
-            return True
+        return self.oom_kills() > 0
+
+    def oom_kills(self) -> int:
+        """How many processes of the tree the cap has killed so far (the watchdog counts
+        each time it fired)."""
+        count = self.tripped
         for path in self.dirs:
             for name, key in (("memory.events", "oom_kill"), ("memory.oom_control", "oom_kill")):
                 try:
                     for line in (path / name).read_text().splitlines():
                         k, _, v = line.partition(" ")
-                        if k == key and int(v) > 0:
-                            return True
+                        if k == key:
+                            count += int(v)
                 except (OSError, ValueError):
                     continue
-        return False
+        return count
 
     # -- the watchdog
     def watch(self, root_pid: int) -> None:
@@ -328,7 +332,7 @@ class TreeMemoryLimit:
                 except (OSError, ValueError, IndexError):
                     pass
             if rss > self.bytes or len(tree) > self.MAX_PROCESSES:
-                self.tripped = True
+                self.tripped += 1
                 for pid in tree:
                     try:
                         os.kill(pid, signal.SIGKILL)
