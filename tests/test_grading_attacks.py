@@ -82,8 +82,9 @@ def attacks(paths: dict) -> dict:
     a = {}
 
     # --- writing outside the sandbox (the answers stay right: files are checked afterwards)
-    for name, target in (("write_home", f"{home}/{TOKEN}"), ("write_real_home",
-                         os.path.expanduser(f"~/{TOKEN}")),                          ("write_package", str(PACKAGE / f"{TOKEN}.py")),
+    for name, target in (("write_home", f"{home}/{TOKEN}"),
+                         ("write_real_home", os.path.expanduser(f"~/{TOKEN}")),
+                         ("write_package", str(PACKAGE / f"{TOKEN}.py")),
                          ("write_gradebook", f"{out}/gradebook.csv"),
                          ("write_gradebook_dir", f"{out}/{TOKEN}"),
                          ("write_submissions", f"{paths['sub']}/{TOKEN}.ipynb")):
@@ -140,10 +141,11 @@ def attacks(paths: dict) -> dict:
                          "uses": []})
     a["forge_fd1"] = (notebook(q2=f"""
         import os
+        line = {(forged + chr(10)).encode()!r}
         for fd in range(0, 64):
             for i in range(40):
                 try:
-                    os.write(fd, {(forged + chr(10)).encode()!r}.replace(b'"id": 0', b'"id": %d' % i))
+                    os.write(fd, line.replace(b'"id": 0', b'"id": %d' % i))
                 except OSError:
                     pass
 
@@ -375,14 +377,19 @@ def attacks(paths: dict) -> dict:
         "ref_copied_code": "import types, kernelcourse.features as kf\n"
                            "f = kf.all_subsets_map\n"
                            "shortcut = types.FunctionType(f.__code__, f.__globals__)",
-        "ref_subprocess": "import json, subprocess, sys\nimport numpy as np\n"
-                          "def shortcut(X):\n"
-                          "    code = ('import json, sys, numpy as np; from kernelcourse.features '\n"
-                          "            'import all_subsets_map as m; '\n"
-                          "            'print(json.dumps(m(np.array(json.loads(sys.stdin.read()))).tolist()))')\n"
-                          "    out = subprocess.run([sys.executable, '-c', code], input=json.dumps(X.tolist()),\n"
-                          "                         capture_output=True, text=True).stdout\n"
-                          "    return np.array(json.loads(out))",
+        "ref_subprocess": """
+            import json, subprocess, sys
+
+            CODE = ("import json, sys, numpy as np\\n"
+                    "from kernelcourse.features import all_subsets_map as m\\n"
+                    "X = np.array(json.loads(sys.stdin.read()))\\n"
+                    "print(json.dumps(m(X).tolist()))")
+
+            def shortcut(X):
+                out = subprocess.run([sys.executable, "-c", CODE], capture_output=True,
+                                     input=json.dumps(X.tolist()), text=True).stdout
+                return np.array(json.loads(out))
+            """,
     }
     for name, body in ways.items():
         a[name] = (notebook(q1=q1_shortcut(body)), 12, {"ex1.q1": "0/3 points"})
