@@ -121,11 +121,13 @@ class Sandbox:
                 "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
                 "--disable-userns", "--hostname", "sandbox",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                *_system_mounts()]
+                *_system_mounts(),
+                # the scratch first: a checkout or environment that lives under /tmp is then
+                # bound over it, not hidden by it
+                "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
         for root in self.roots:
             args += ["--ro-bind", root, root]
         args += ["--proc", "/proc", "--dev", "/dev",
-                 "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH,
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
