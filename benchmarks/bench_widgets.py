@@ -59,6 +59,8 @@ WIDGETS = [
      dict(loss="squared", n=12, gamma=1.0, eta=0.3, lam=0.05)),
     ("5 budget_widget", "lecture5", "budget_widget", dict(budgets=(5, 10, 20, 50, 100), n=400)),
     ("5 bandwidth_widget", "lecture5", "bandwidth_widget", dict(gamma=10.0, lam=0.01)),
+    ("6 components_widget", "lecture6", "components_widget", dict(m=20, log_gamma=0.0)),
+    ("6 kpca_gamma_widget", "lecture6", "kpca_gamma_widget", dict(log_gamma=0.5)),
 ]
 
 
@@ -166,7 +168,7 @@ def main():
             build = time.perf_counter() - start
             plan = moves(widget, args.values)
             old_widget = None
-            if reference is not None:
+            if reference is not None and (Path(reference.__file__).parent / f"{module}.py").exists():
                 old_module = importlib.import_module(f"{REFERENCE_PACKAGE}.{module}")
                 if hasattr(old_module, builder):
                     old_widget = getattr(old_module, builder)(**kwargs)
