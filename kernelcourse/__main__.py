@@ -144,11 +144,15 @@ def _exercises(args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
-    if args.command == "grade":
-        code = _grade(args)
-    else:
-        code = _exercises(args)
-    return code
+    try:
+        if args.command == "grade":
+            return _grade(args)
+        return _exercises(args)
+    except BrokenPipeError:  # the output was piped into a reader that stopped (`| head`)
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -208,6 +208,15 @@ def attacks(paths: dict) -> dict:
             while True:
                 pass
         """)), 15, {"ex1.q3": "passed all"})
+    # a stray process that keeps every inherited descriptor (the reply pipe too) open: the
+    # answer's own process has replied and exited, so the answer counts, without waiting
+    a["fork_holds_the_reply_pipe"] = (notebook(q3=prefixed("ex1.q3", """
+        import os, time
+        import numpy as np
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        """)), 15, {"ex1.q3": "passed all"})
     a["signals_the_next"] = (notebook(q3=prefixed("ex1.q3", """
         import os, signal, time
         import numpy as np

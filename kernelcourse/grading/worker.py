@@ -102,26 +102,46 @@ def _run(request: dict) -> dict:
         return {"error": f"the answer raised {type(exc).__name__}: {_short(exc)}"}
 
 
-def _read_all(fd: int, deadline: float) -> bytes | None:
-    """Everything written to ``fd`` until it closes; None when the deadline passes first."""
+def _read_all(fd: int, deadline: float, pid: int) -> tuple[bytes | None, int | None]:
+    """What the answer's process ``pid`` writes to ``fd``, and its exit status.
+
+    Reading stops at end of file, or as soon as the process itself has exited
+    (a process it left behind may hold the pipe open: its answer is complete
+    all the same); ``(None, None)`` when the deadline passes first.
+    """
+    import fcntl
     import selectors
     import time
 
-    chunks = []
+    chunks: list[bytes] = []
+    status = None
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_READ)
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                return None
-            if not selector.select(timeout=left):
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
+                return None, None
+            if selector.select(timeout=min(left, 0.05)):
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return b"".join(chunks), status
+                chunks.append(chunk)
+            elif status is None:
+                done, code = os.waitpid(pid, os.WNOHANG)
+                if done:  # exited: take what is left in the pipe, without waiting for EOF
+                    status = code
+                    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) | os.O_NONBLOCK)
+                    while True:
+                        try:
+                            chunk = os.read(fd, 1 << 16)
+                        except BlockingIOError:
+                            break
+                        if not chunk:
+                            break
+                        chunks.append(chunk)
+                    return b"".join(chunks), status
             if sum(map(len, chunks)) > _MAX_REPLY:
-                return b'{"error": "the answer returned too much data"}'
+                return b'{"error": "the answer returned too much data"}', status
 
 
 def _exit_text(status: int) -> str:
@@ -284,10 +304,11 @@ def _serve(request: dict, memory_mb: int) -> dict:
     os.close(report_write)
     deadline = time.monotonic() + 2 * seconds + 1.0
     try:
-        data = _read_all(read_fd, deadline)
+        data, status = _read_all(read_fd, deadline, pid)
     finally:
         os.close(read_fd)
-    status = None if data is None else _wait(pid, deadline)
+    if data is not None and status is None:
+        status = _wait(pid, deadline)
     if status is None:  # no reply, or the pipe closed but the process runs on
         _kill_group(pid)
         try:
