@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._validation import as_2d, as_labels, check_square
+from ._validation import as_2d, as_kernel, as_labels, check_psd, check_square, gram
 
 __all__ = [
     "weight_norm_squared",
@@ -130,7 +130,7 @@ def mean_squared_distance_to_mean(K) -> float:
 
     .. math:: \\hat E\\,\\|\\phi(x) - \\phi_S\\|^2 = \\frac1m \\mathrm{tr}(K) - \\frac1{m^2} j^T K j
     """
-    K = check_square(K, "K")
+    K = check_psd(K, "K")
     m = K.shape[0]
     return float(np.trace(K) / m - K.sum() / m**2)
 
@@ -335,7 +335,7 @@ class _Fitted:
         if X.shape[1] != self.X_fit_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
                              f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
-        return X, self.kernel(X, self.X_fit_)
+        return X, gram(as_kernel(self.kernel, X.shape[1]), X, self.X_fit_)
 
 
 class CentreOfMassClassifier(_Fitted):
@@ -363,7 +363,7 @@ class CentreOfMassClassifier(_Fitted):
     def fit(self, X, y) -> "CentreOfMassClassifier":
         X = as_2d(X, "X")
         y = as_labels(y, X.shape[0])
-        self.b_ = centre_of_mass_offset(self.kernel(X), y)
+        self.b_ = centre_of_mass_offset(gram(as_kernel(self.kernel, X.shape[1]), X), y)
         self.X_fit_, self.y_fit_ = X.copy(), y.copy()
         return self
 
@@ -418,7 +418,7 @@ class NoveltyBall(_Fitted):
 
     def fit(self, X) -> "NoveltyBall":
         X = as_2d(X, "X")
-        K = self.kernel(X)
+        K = gram(as_kernel(self.kernel, X.shape[1]), X)
         self._sum_K = float(K.sum())
         self.train_distances_ = np.sqrt(squared_distances_to_mean(K, np.diag(K), K))
         self.radius_ = float(self.train_distances_.max())
@@ -429,7 +429,7 @@ class NoveltyBall(_Fitted):
         """``||phi(x) - phi_S||`` for each row of ``X``."""
         X, K_new = self._rows(X)
         m = self.X_fit_.shape[0]
-        d2 = self.kernel.diag(X) - 2 * K_new.mean(axis=1) + self._sum_K / m**2
+        d2 = np.diag(gram(as_kernel(self.kernel, X.shape[1]), X)) if not hasattr(self.kernel, "diag") else self.kernel.diag(X) - 2 * K_new.mean(axis=1) + self._sum_K / m**2
         return np.sqrt(np.maximum(d2, 0.0))
 
     def score(self, X) -> np.ndarray:

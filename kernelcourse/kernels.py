@@ -56,6 +56,7 @@ The PSD tools are :func:`is_psd`, :func:`min_eigenvalue` and
 """
 from __future__ import annotations
 
+import functools
 import numbers
 from collections import namedtuple
 
@@ -102,6 +103,20 @@ def _tensor_rows(F1, F2):
     return (F1[:, :, None] * F2[:, None, :]).reshape(n, F1.shape[1] * F2.shape[1])
 
 
+def _accepts_row_pairs(call):
+    """Let ``k(x, z)`` on two 1-D rows return the number ``k(x, z)``.
+
+    scikit-learn calls a callable metric so (``pairwise_kernels(X, metric=k)``);
+    a single 1-D ``X`` without ``Z`` is still refused as ambiguous.
+    """
+    @functools.wraps(call)
+    def wrapper(self, X, Z=None):
+        if Z is not None and np.ndim(X) == 1 and np.ndim(Z) == 1:
+            return float(call(self, np.reshape(X, (1, -1)), np.reshape(Z, (1, -1)))[0, 0])
+        return call(self, X, Z)
+    return wrapper
+
+
 class Kernel:
     """Base class: a kernel ``k(x, z)`` evaluated on whole data sets.
 
@@ -110,6 +125,7 @@ class Kernel:
     ``_features(X)`` and ``feature_dim(d)``.
     """
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         """Gram matrix ``K[i, j] = k(x_i, z_j)`` of shape ``(n_X, n_Z)``.
 
@@ -118,6 +134,9 @@ class Kernel:
         X : array-like of shape (n_X, d)
         Z : array-like of shape (n_Z, d), optional
             Defaults to ``X`` (then ``K`` is symmetric and computed as such).
+
+        Two 1-D rows ``x, z`` (what scikit-learn passes to a callable metric, e.g.
+        ``pairwise_kernels(X, metric=k)``) give the number ``k(x, z)``.
         """
         symmetric = Z is None or Z is X
         X, Z = as_pair(X, None if symmetric else Z)
@@ -627,6 +646,7 @@ class Sum(Kernel):
         self.k1 = _check_kernel(k1, "k1")
         self.k2 = _check_kernel(k2, "k2")
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return self.k1(X, Z) + self.k2(X, Z)
 
@@ -652,6 +672,7 @@ class Product(Kernel):
         self.k1 = _check_kernel(k1, "k1")
         self.k2 = _check_kernel(k2, "k2")
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return self.k1(X, Z) * self.k2(X, Z)
 
@@ -679,6 +700,7 @@ class ConstantScaled(Kernel):
         self.c = check_positive(c, "c")
         self.k = _check_kernel(k)
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return self.c * self.k(X, Z)
 
@@ -705,6 +727,7 @@ class Exp(Kernel):
     def __init__(self, k):
         self.k = _check_kernel(k)
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return np.exp(self.k(X, Z))
 
@@ -757,6 +780,7 @@ class PolynomialOf(Kernel):
             out += c * power
         return out
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return self._evaluate(self.k(X, Z))
 
@@ -811,6 +835,7 @@ class Scaled(Kernel):
                              f"got shape {fX.shape} for X with shape {X.shape}")
         return fX.reshape(-1)
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         fX = self._f(X)
         fZ = fX if Z is None else self._f(Z)
@@ -906,6 +931,7 @@ class Composed(Kernel):
             raise TypeError(f"phi must be callable; got {type(phi).__name__}")
         self.phi = phi
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         return self.k(self.phi(X), None if Z is None else self.phi(Z))
 
@@ -942,6 +968,7 @@ class Normalized(Kernel):
                              f"at row {i} of {name}")
         return np.sqrt(d)
 
+    @_accepts_row_pairs
     def __call__(self, X, Z=None):
         nX = self._norms(X, "X")
         nZ = nX if Z is None else self._norms(Z, "Z")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import as_2d, as_labels, check_positive_int, check_square
+from ._validation import as_2d, as_kernel, as_labels, check_positive_int, check_psd, check_square, gram
 
 __all__ = [
     "feature_radius",
@@ -296,7 +296,8 @@ class KernelPerceptron:
     def fit(self, X, y, w_star_projections=None) -> "KernelPerceptron":
         X = as_2d(X, "X")
         y = as_labels(y, X.shape[0])
-        self.run_ = dual_perceptron(self.kernel(X), y, self.max_epochs,
+        K = check_psd(gram(as_kernel(self.kernel, X.shape[1]), X), "kernel(X, X)")
+        self.run_ = dual_perceptron(K, y, self.max_epochs,
                                     random_state=self.random_state,
                                     w_star_projections=w_star_projections)
         self.dual_coef_ = self.run_.alpha
@@ -311,7 +312,7 @@ class KernelPerceptron:
         if X.shape[1] != self.X_fit_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features but the model was fitted on "
                              f"{self.X_fit_.shape[1]}; got X with shape {X.shape}")
-        return self.kernel(X, self.X_fit_) @ self.dual_coef_
+        return gram(as_kernel(self.kernel, X.shape[1]), X, self.X_fit_) @ self.dual_coef_
 
     def predict(self, X) -> np.ndarray:
         return np.where(self.decision_function(X) > 0, 1.0, -1.0)
