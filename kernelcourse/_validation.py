@@ -22,13 +22,14 @@ __all__ = [
     "check_psd",
     "as_targets",
     "as_finite",
+    "as_real",
     "as_kernel",
     "KERNEL_NAMES",
 ]
 
 
-def _as_real_array(X, name):
-    """``X`` as a float array; complex input and non-numbers raise naming ``name``."""
+def as_real(X, name: str) -> np.ndarray:
+    """``X`` as a float array (not copied when it already is one); complex and non-numbers raise."""
     if isinstance(X, str):
         raise TypeError(f"{name} must be a numeric array; got the string {X!r}")
     raw = np.asarray(X)
@@ -44,7 +45,7 @@ def _as_real_array(X, name):
                 f"{name} must be a numeric array; got dtype {raw.dtype} with shape "
                 f"{raw.shape} (first entries: {raw.ravel()[:3].tolist()})") from None
         return arr
-    return raw.astype(float, copy=True) if raw.dtype != float else raw.copy()
+    return np.asarray(raw, dtype=float)
 
 
 def as_2d(X, name: str = "X") -> np.ndarray:
@@ -55,7 +56,7 @@ def as_2d(X, name: str = "X") -> np.ndarray:
     ValueError
         If ``X`` is not 2-D, is empty, or holds NaN or inf.
     """
-    arr = _as_real_array(X, name)
+    arr = as_real(X, name)
     if arr.ndim != 2:
         hint = (" (for one sample use X.reshape(1, -1), for one feature X.reshape(-1, 1))"
                 if arr.ndim == 1 else "")
@@ -98,7 +99,7 @@ def as_labels(y, n: int | None = None, name: str = "y", values=(-1, 1)) -> np.nd
         raise TypeError(
             f"{name} must hold the numeric labels {sorted(values)}; got dtype {raw.dtype} "
             f"(first entries: {raw.ravel()[:3].tolist()}); map the classes to {sorted(values)} first")
-    arr = _as_real_array(y, name)
+    arr = as_real(y, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels; got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
@@ -118,7 +119,7 @@ def as_labels(y, n: int | None = None, name: str = "y", values=(-1, 1)) -> np.nd
 
 def as_finite(v, name: str) -> np.ndarray:
     """Return ``v`` as a real float array with finite entries, or raise naming ``name``."""
-    arr = _as_real_array(v, name)
+    arr = as_real(v, name)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf")
     return arr
@@ -134,7 +135,7 @@ def as_targets(y, n: int, name: str = "y", allow_2d: bool = False) -> np.ndarray
     ValueError
         If ``y`` has the wrong shape or length, or holds NaN or inf.
     """
-    arr = _as_real_array(y, name)
+    arr = as_real(y, name)
     shapes = "1-D (n,) or 2-D (n, k)" if allow_2d else "1-D (n,)"
     if arr.ndim not in ((1, 2) if allow_2d else (1,)):
         raise ValueError(f"{name} must be {shapes}; got shape {arr.shape}")
@@ -177,7 +178,7 @@ def check_positive_int(value, name: str) -> int:
 
 def check_square(K, name: str = "K") -> np.ndarray:
     """Return a Gram matrix as a finite square float array, or raise naming its shape."""
-    arr = _as_real_array(K, name)
+    arr = as_real(K, name)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square (n, n) Gram matrix; got shape {arr.shape}")
     if arr.shape[0] == 0:
@@ -243,7 +244,7 @@ def as_kernel(kernel, n_features: int, name: str = "kernel"):
 def gram(kernel, X, Z=None, name: str = "kernel") -> np.ndarray:
     """``kernel(X, Z)`` as a finite float array, checked for the shape (n_X, n_Z)."""
     K = kernel(X) if Z is None else kernel(X, Z)
-    K = _as_real_array(K, f"{name}(X{'' if Z is None else ', Z'})")
+    K = as_real(K, f"{name}(X{'' if Z is None else ', Z'})")
     want = (len(X), len(X) if Z is None else len(Z))
     if K.shape != want:
         raise ValueError(f"{name} must return a Gram matrix of shape {want}; got shape {K.shape}")

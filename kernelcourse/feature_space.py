@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ._validation import as_2d, as_kernel, as_labels, check_psd, check_square, gram
+from ._validation import as_2d, as_finite, as_real, as_kernel, as_labels, check_psd, check_square, gram
 
 __all__ = [
     "weight_norm_squared",
@@ -44,7 +44,7 @@ __all__ = [
 
 
 def _coefficients(alpha, m: int, name: str) -> np.ndarray:
-    arr = np.asarray(alpha, dtype=float)
+    arr = as_finite(alpha, name)
     if arr.shape != (m,):
         raise ValueError(f"{name} must have shape ({m},) to match K of shape ({m}, {m}); "
                          f"got shape {arr.shape}")
@@ -185,7 +185,7 @@ def _as_float_matrix(K, name):
     The centering code reads every entry anyway through its row or column
     means; a NaN or inf shows up there, and is reported by :func:`_check_finite_means`.
     """
-    arr = np.asarray(K, dtype=float)
+    arr = as_real(K, name)
     if arr.ndim != 2 or 0 in arr.shape:
         raise ValueError(f"{name} must be a 2-D (p, m) array of kernel values; got shape {arr.shape}")
     return arr

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import as_2d, as_kernel, as_labels, check_positive_int, check_psd, check_square, gram
+from ._validation import as_2d, as_finite, as_kernel, as_labels, check_positive_int, check_psd, check_square, gram
 
 __all__ = [
     "feature_radius",
@@ -43,7 +43,7 @@ def feature_radius(K) -> float:
     ----------
     K : array (m, m) Gram matrix, or array (m,) holding its diagonal.
     """
-    K = np.asarray(K, dtype=float)
+    K = as_finite(K, "K")
     diag = np.diag(check_square(K, "K")) if K.ndim == 2 else K
     if diag.ndim != 1 or diag.size == 0:
         raise ValueError(f"K must be a square Gram matrix or its diagonal; got shape {K.shape}")
