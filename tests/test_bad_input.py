@@ -203,3 +203,34 @@ def test_kernel_ridge_with_a_kernel_name_equals_the_kernel_object():
         by_name = ridge.KernelRidge(kernel=name, lam=0.1).fit(X, y_real).predict(X)
         by_obj = ridge.KernelRidge(kernel=obj, lam=0.1).fit(X, y_real).predict(X)
         np.testing.assert_allclose(by_name, by_obj, rtol=1e-12, atol=1e-12)
+
+
+def _same_outcome(func, kw_a, kw_b):
+    """Both calls give the same answer, or both raise the same exception type."""
+    outs = []
+    for kw in (kw_a, kw_b):
+        try:
+            out = func(**kw)
+        except (ValueError, TypeError) as exc:
+            outs.append(type(exc))
+            continue
+        out = out[0] if isinstance(out, tuple) else getattr(out, "coef", getattr(out, "alpha", out))
+        outs.append(np.asarray(out, dtype=float))
+    if isinstance(outs[0], type) or isinstance(outs[1], type):
+        assert outs[0] == outs[1]
+    else:
+        np.testing.assert_allclose(outs[0], outs[1], rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("name,func,kw,args", ENTRIES, ids=[e[0] for e in ENTRIES])
+def test_int_and_bool_arrays_read_as_their_float_values(name, func, kw, args):
+    for arg in args:
+        if np.asarray(kw[arg]).dtype.kind != "f":
+            continue
+        v = np.asarray(kw[arg])
+        labels = set(np.unique(v)) <= {-1.0, 1.0}
+        ints = v.astype(int) if labels else np.rint(2 * v).astype(int)
+        _same_outcome(func, {**kw, arg: ints}, {**kw, arg: ints.astype(float)})
+        if arg not in ("y",):  # labels are +-1 or real targets, never bools
+            bools = np.asarray(kw[arg]) > 0
+            _same_outcome(func, {**kw, arg: bools}, {**kw, arg: bools.astype(float)})
