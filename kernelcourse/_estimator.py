@@ -18,19 +18,28 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.utils import RegressorTags
 
-from ._validation import as_2d
+from ._validation import as_2d, as_kernel
 
 __all__ = ["check_X", "check_array_input", "check_n_features", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
            "decode_binary_labels", "as_real_targets", "accuracy", "r2", "Classifier", "Regressor",
            "ClassifierOrRegressor", "default_kernel"]
 
 
-def default_kernel(kernel):
-    """``kernel``, or the course's default ``RBF(gamma=1.0)`` when it is None."""
+def default_kernel(kernel, n_features=None):
+    """``kernel``, or the course's default ``RBF(gamma=1.0)`` when it is None.
+
+    A kernel name of scikit-learn's (``"rbf"``, ``"linear"``, ...) becomes the
+    package's kernel with scikit-learn's defaults, which need ``n_features``
+    (:func:`~kernelcourse._validation.as_kernel`); anything else not callable is
+    refused with the list of names.
+    """
     if kernel is None:
         from .kernels import RBF
         return RBF(gamma=1.0)
-    return kernel
+    if isinstance(kernel, str) and n_features is None:
+        as_kernel(kernel, 1)  # an unknown name is refused here with the list of names
+        return kernel         # a known one is resolved at fit, when the data say n_features
+    return as_kernel(kernel, n_features or 1)
 
 
 def check_fitted(estimator, attribute, how="fit(X, y)", use="predicting"):
@@ -139,7 +148,7 @@ def encode_binary_labels(estimator, y, n, classes=None):
 def _as_1d_y(estimator, y, n, what):
     """``y`` as a 1-D array of ``n`` entries; a column vector is raveled with a warning."""
     check_y_given(estimator, y)
-    y = np.asarray(y)
+    y = check_real(np.asarray(y), "y")
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected: "
                       f"{type(estimator).__name__} uses y.ravel()", DataConversionWarning,

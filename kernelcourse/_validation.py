@@ -19,7 +19,33 @@ __all__ = [
     "check_nonnegative",
     "check_positive_int",
     "check_square",
+    "check_psd",
+    "as_targets",
+    "as_finite",
+    "as_real",
+    "as_kernel",
+    "KERNEL_NAMES",
 ]
+
+
+def as_real(X, name: str) -> np.ndarray:
+    """``X`` as a float array (not copied when it already is one); complex and non-numbers raise."""
+    if isinstance(X, str):
+        raise TypeError(f"{name} must be a numeric array; got the string {X!r}")
+    raw = np.asarray(X)
+    if np.iscomplexobj(raw):
+        raise TypeError(
+            f"{name} must be real; got a complex array of shape {raw.shape} "
+            "(taking the real part would silently drop the imaginary part)")
+    if raw.dtype.kind in "OUSV":
+        try:
+            arr = raw.astype(float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must be a numeric array; got dtype {raw.dtype} with shape "
+                f"{raw.shape} (first entries: {raw.ravel()[:3].tolist()})") from None
+        return arr
+    return np.asarray(raw, dtype=float)
 
 
 def as_2d(X, name: str = "X") -> np.ndarray:
@@ -30,10 +56,7 @@ def as_2d(X, name: str = "X") -> np.ndarray:
     ValueError
         If ``X`` is not 2-D, is empty, or holds NaN or inf.
     """
-    try:
-        arr = np.asarray(X, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric array; got {type(X).__name__}: {exc}") from None
+    arr = as_real(X, name)
     if arr.ndim != 2:
         hint = (" (for one sample use X.reshape(1, -1), for one feature X.reshape(-1, 1))"
                 if arr.ndim == 1 else "")
@@ -71,7 +94,12 @@ def as_pair(X, Z=None, names=("X", "Z")) -> tuple[np.ndarray, np.ndarray]:
 
 def as_labels(y, n: int | None = None, name: str = "y", values=(-1, 1)) -> np.ndarray:
     """Return labels as a 1-D float array, checking their length and their values."""
-    arr = np.asarray(y, dtype=float)
+    raw = np.asarray(y)
+    if values is not None and raw.dtype.kind in "OUS":
+        raise TypeError(
+            f"{name} must hold the numeric labels {sorted(values)}; got dtype {raw.dtype} "
+            f"(first entries: {raw.ravel()[:3].tolist()}); map the classes to {sorted(values)} first")
+    arr = as_real(y, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels; got shape {arr.shape}")
     if n is not None and arr.shape[0] != n:
@@ -82,6 +110,39 @@ def as_labels(y, n: int | None = None, name: str = "y", values=(-1, 1)) -> np.nd
             found = np.unique(arr[bad])[:5]
             raise ValueError(
                 f"{name} must hold only the labels {sorted(values)}; found {found.tolist()}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} must hold at least one entry; got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or inf (first at index {int(np.argmin(np.isfinite(arr)))})")
+    return arr
+
+
+def as_finite(v, name: str) -> np.ndarray:
+    """Return ``v`` as a real float array with finite entries, or raise naming ``name``."""
+    arr = as_real(v, name)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or inf")
+    return arr
+
+
+def as_targets(y, n: int, name: str = "y", allow_2d: bool = False) -> np.ndarray:
+    """Return real targets as a finite float array of shape (n,) (or (n, k) if ``allow_2d``).
+
+    Raises
+    ------
+    TypeError
+        If ``y`` is complex or not numeric.
+    ValueError
+        If ``y`` has the wrong shape or length, or holds NaN or inf.
+    """
+    arr = as_real(y, name)
+    shapes = "1-D (n,) or 2-D (n, k)" if allow_2d else "1-D (n,)"
+    if arr.ndim not in ((1, 2) if allow_2d else (1,)):
+        raise ValueError(f"{name} must be {shapes}; got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} entries but there are {n} samples; got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or inf")
     return arr
 
 
@@ -117,9 +178,76 @@ def check_positive_int(value, name: str) -> int:
 
 def check_square(K, name: str = "K") -> np.ndarray:
     """Return a Gram matrix as a finite square float array, or raise naming its shape."""
-    arr = np.asarray(K, dtype=float)
+    arr = as_real(K, name)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
         raise ValueError(f"{name} must be a square (n, n) Gram matrix; got shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} must be at least 1 x 1; got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf")
     return arr
+
+
+def check_psd(K, name: str = "K", tol: float | None = None) -> np.ndarray:
+    """Return ``K`` if it is a symmetric PSD Gram matrix, else raise with its smallest eigenvalue.
+
+    ``K`` must be symmetric up to ``1e-10 max(1, max |K|)`` and its smallest eigenvalue
+    must be ``>= -tol``, with ``tol = 1e-10 max(1, max |eigenvalue|) n`` by default
+    (the rounding of an eigensolver on an ``n x n`` matrix).
+    """
+    K = check_square(K, name)
+    scale = max(1.0, float(np.max(np.abs(K))))
+    asym = float(np.max(np.abs(K - K.T)))
+    if asym > 1e-10 * scale:
+        raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {asym:.3g}")
+    eig = np.linalg.eigvalsh(K)
+    if tol is None:
+        tol = 1e-10 * max(1.0, float(np.max(np.abs(eig)))) * K.shape[0]
+    if eig[0] < -tol:
+        raise ValueError(
+            f"{name} must be positive semi-definite; its smallest eigenvalue is {eig[0]:.6g} "
+            f"< -{tol:.3g} (the tolerance)")
+    return K
+
+
+KERNEL_NAMES = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid")
+
+
+def as_kernel(kernel, n_features: int, name: str = "kernel"):
+    """Return a callable kernel; scikit-learn's names become the package's kernel objects.
+
+    A string takes scikit-learn's defaults: ``gamma = 1 / n_features``, ``degree = 3``,
+    ``coef0 = 1`` (polynomial and sigmoid).
+    """
+    if isinstance(kernel, str):
+        from . import kernels as _k
+        gamma = 1.0 / n_features
+        key = kernel.lower()
+        if key == "linear":
+            return _k.Linear()
+        if key in ("poly", "polynomial"):
+            return _k.Polynomial(3, gamma=gamma, coef0=1.0)
+        if key == "rbf":
+            return _k.RBF(gamma=gamma)
+        if key == "laplacian":
+            return _k.Laplacian(gamma=gamma)
+        if key == "sigmoid":
+            return _k.Sigmoid(gamma=gamma, coef0=1.0)
+        raise ValueError(f"{name}={kernel!r} is not a known kernel name; use one of {list(KERNEL_NAMES)} "
+                         "or a kernel object")
+    if not callable(kernel):
+        raise TypeError(f"{name} must be a kernel object or one of the names {list(KERNEL_NAMES)}; "
+                        f"got {type(kernel).__name__}")
+    return kernel
+
+
+def gram(kernel, X, Z=None, name: str = "kernel") -> np.ndarray:
+    """``kernel(X, Z)`` as a finite float array, checked for the shape (n_X, n_Z)."""
+    K = kernel(X) if Z is None else kernel(X, Z)
+    K = as_real(K, f"{name}(X{'' if Z is None else ', Z'})")
+    want = (len(X), len(X) if Z is None else len(Z))
+    if K.shape != want:
+        raise ValueError(f"{name} must return a Gram matrix of shape {want}; got shape {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError(f"{name} returned NaN or inf entries")
+    return K

@@ -27,8 +27,8 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 
-from kernelcourse._validation import (as_2d, as_labels, check_positive, check_positive_int,
-                                      check_square)
+from kernelcourse._validation import (as_2d, as_labels, as_targets, check_positive, check_positive_int,
+                                      check_square, as_finite, as_kernel, gram)
 from kernelcourse.features import feature_dim_homogeneous
 
 __all__ = [
@@ -54,20 +54,8 @@ __all__ = [
 # ----------------------------------------------------------------------------------------
 # 4.1 MAP linear regression and its dual view
 # ----------------------------------------------------------------------------------------
-def _targets(y, n, name="y"):
-    """Return real-valued targets as a 1-D float array of length ``n``."""
-    arr = np.asarray(y, dtype=float)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of targets; got shape {arr.shape}")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name} has {arr.shape[0]} entries but there are {n} samples")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return arr
-
-
 def _weights(w, d, name="w"):
-    arr = np.asarray(w, dtype=float)
+    arr = as_finite(w, name)
     if arr.shape != (d,):
         raise ValueError(f"{name} must have shape ({d},) to match X's {d} features; "
                          f"got shape {arr.shape}")
@@ -112,7 +100,7 @@ def map_linear_objective(w, X, y, sigma, lam):
     float
     """
     X = as_2d(X)
-    y = _targets(y, X.shape[0])
+    y = as_targets(y, X.shape[0])
     w = _weights(w, X.shape[1])
     sigma, lam = check_positive(sigma, "sigma"), check_positive(lam, "lam")
     r = X @ w - y
@@ -137,7 +125,7 @@ def map_linear_primal(X, y, sigma, lam):
     w : array of shape (d,)
     """
     X = as_2d(X)
-    y = _targets(y, X.shape[0])
+    y = as_targets(y, X.shape[0])
     A = X.T @ X + ridge_ratio(sigma, lam) * np.eye(X.shape[1])
     return cho_solve(cho_factor(A), X.T @ y)
 
@@ -162,7 +150,7 @@ def map_linear_alpha(X, y, w, sigma, lam):
     alpha : array of shape (n,)
     """
     X = as_2d(X)
-    y = _targets(y, X.shape[0])
+    y = as_targets(y, X.shape[0])
     w = _weights(w, X.shape[1])
     return (y - X @ w) / ridge_ratio(sigma, lam)
 
@@ -201,7 +189,7 @@ def map_linear_dual(K, y, sigma, lam):
     array([0.5, 1. ])
     """
     K = check_square(K)
-    y = _targets(y, K.shape[0])
+    y = as_targets(y, K.shape[0])
     A = K + ridge_ratio(sigma, lam) * np.eye(K.shape[0])
     try:
         factor = cho_factor(A)
@@ -231,8 +219,8 @@ def map_linear_dual_objective(alpha, K, y, sigma, lam):
     float
     """
     K = check_square(K)
-    y = _targets(y, K.shape[0])
-    alpha = _targets(alpha, K.shape[0], "alpha")
+    y = as_targets(y, K.shape[0])
+    alpha = as_targets(alpha, K.shape[0], "alpha")
     sigma, lam = check_positive(sigma, "sigma"), check_positive(lam, "lam")
     r = K @ alpha - y
     return float(r @ r / (2 * sigma ** 2) + alpha @ K @ alpha / (2 * lam ** 2))
@@ -250,7 +238,7 @@ def dual_predict(K_test, alpha):
         ``k(x)^T (K + sigma^2/lambda^2 I)^-1 y``.
     """
     K_test = as_2d(K_test, "K_test")
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = as_finite(alpha, "alpha")
     if alpha.shape != (K_test.shape[1],):
         raise ValueError(f"K_test has {K_test.shape[1]} columns (training points) but alpha has "
                          f"shape {alpha.shape}; expected ({K_test.shape[1]},)")
@@ -289,11 +277,13 @@ class MAPRegression:
         self.kernel = kernel
 
     def _k(self, X, Z=None):
-        return _linear_kernel(X, Z) if self.kernel is None else self.kernel(X, Z)
+        if self.kernel is None:
+            return _linear_kernel(X, Z)
+        return gram(as_kernel(self.kernel, X.shape[1]), X, Z)
 
     def fit(self, X, y):
         X = as_2d(X)
-        y = _targets(y, X.shape[0])
+        y = as_targets(y, X.shape[0])
         self.X_fit_ = X.copy()
         self.dual_coef_ = map_linear_dual(self._k(X), y, self.sigma, self.lam)
         if self.kernel is None:
@@ -487,7 +477,7 @@ def hinge_objective(alpha, K, y, lam):
     """
     K = check_square(K)
     y = as_labels(y, K.shape[0])
-    alpha = _targets(alpha, K.shape[0], "alpha")
+    alpha = as_targets(alpha, K.shape[0], "alpha")
     lam = check_positive(lam, "lam")
     f = K @ alpha
     return float(np.sum(np.maximum(0.0, 1 - y * f)) + alpha @ K @ alpha / (2 * lam ** 2))

@@ -26,7 +26,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ._estimator import (Classifier, check_array_input, check_fitted, check_n_features, check_X,
                          decode_binary_labels, default_kernel, encode_binary_labels)
-from ._validation import as_2d, as_labels, check_square
+from ._validation import as_2d, as_finite, as_labels, as_real, check_psd, check_square, gram
 
 __all__ = [
     "weight_norm_squared",
@@ -48,7 +48,7 @@ __all__ = [
 
 
 def _coefficients(alpha, m: int, name: str) -> np.ndarray:
-    arr = np.asarray(alpha, dtype=float)
+    arr = as_finite(alpha, name)
     if arr.shape != (m,):
         raise ValueError(f"{name} must have shape ({m},) to match K of shape ({m}, {m}); "
                          f"got shape {arr.shape}")
@@ -134,7 +134,7 @@ def mean_squared_distance_to_mean(K) -> float:
 
     .. math:: \\hat E\\,\\|\\phi(x) - \\phi_S\\|^2 = \\frac1m \\mathrm{tr}(K) - \\frac1{m^2} j^T K j
     """
-    K = check_square(K, "K")
+    K = check_psd(K, "K")
     m = K.shape[0]
     return float(np.trace(K) / m - K.sum() / m**2)
 
@@ -189,7 +189,7 @@ def _as_float_matrix(K, name):
     The centering code reads every entry anyway through its row or column
     means; a NaN or inf shows up there, and is reported by :func:`_check_finite_means`.
     """
-    arr = np.asarray(K, dtype=float)
+    arr = as_real(K, name)
     if arr.ndim != 2 or 0 in arr.shape:
         raise ValueError(f"{name} must be a 2-D (p, m) array of kernel values; got shape {arr.shape}")
     return arr
@@ -351,7 +351,7 @@ class _Fitted:
     def _rows(self, X):
         check_fitted(self, "X_fit_", how="fit")
         X = check_X(self, X, reset=False)
-        return X, self.kernel_(X, self.X_fit_)
+        return X, gram(self.kernel_, X, self.X_fit_)
 
 
 class CentreOfMassClassifier(_Fitted, Classifier):
@@ -383,8 +383,8 @@ class CentreOfMassClassifier(_Fitted, Classifier):
     def fit(self, X, y) -> "CentreOfMassClassifier":
         X = check_X(self, X, reset=True)
         y = encode_binary_labels(self, y, X.shape[0])
-        self.kernel_ = default_kernel(self.kernel)
-        self.b_ = centre_of_mass_offset(self.kernel_(X), y)
+        self.kernel_ = default_kernel(self.kernel, X.shape[1])
+        self.b_ = centre_of_mass_offset(gram(self.kernel_, X), y)
         self.X_fit_, self.y_fit_ = X.copy(), y.copy()
         return self
 
@@ -446,8 +446,8 @@ class NoveltyBall(_Fitted, BaseEstimator):
     def fit(self, X, y=None) -> "NoveltyBall":
         """Store the training points and the radius; ``y`` is not used (unsupervised)."""
         X = check_X(self, X, reset=True)
-        self.kernel_ = default_kernel(self.kernel)
-        K = self.kernel_(X)
+        self.kernel_ = default_kernel(self.kernel, X.shape[1])
+        K = gram(self.kernel_, X)
         self._sum_K = float(K.sum())
         self.train_distances_ = np.sqrt(squared_distances_to_mean(K, np.diag(K), K))
         self.radius_ = float(self.train_distances_.max())

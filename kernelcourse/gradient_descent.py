@@ -41,7 +41,7 @@ import numpy as np
 from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
                                      default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
-from kernelcourse._validation import as_2d, as_labels, check_positive, check_square
+from kernelcourse._validation import as_2d, as_finite, as_kernel, as_targets, check_positive, check_square, gram
 
 __all__ = [
     "squared_loss",
@@ -62,13 +62,8 @@ __all__ = [
 # input checks
 # ---------------------------------------------------------------------------
 
-def _as_targets(y, n, name="y"):
-    """Real targets of length n (squared loss works for any real y)."""
-    return as_labels(y, n=n, name=name, values=None)
-
-
 def _as_vector(v, n, name):
-    arr = np.asarray(v, dtype=float)
+    arr = as_finite(v, name)
     if arr.shape != (n,):
         raise ValueError(f"{name} must have shape ({n},) to match the {n} samples; got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
@@ -110,7 +105,7 @@ def squared_loss(K, y, alpha):
     float
     """
     K = check_square(K)
-    y = _as_targets(y, K.shape[0])
+    y = as_targets(y, K.shape[0])
     alpha = _as_vector(alpha, K.shape[0], "alpha")
     r = K @ alpha - y
     return float(r @ r)
@@ -134,7 +129,7 @@ def dual_gradient(K, y, alpha):
         ``2 (K alpha - y)``.
     """
     K = check_square(K)
-    y = _as_targets(y, K.shape[0])
+    y = as_targets(y, K.shape[0])
     alpha = _as_vector(alpha, K.shape[0], "alpha")
     return 2.0 * (K @ alpha - y)
 
@@ -193,7 +188,7 @@ def primal_gd_step(Phi, y, w, step):
     w_next : ndarray of shape (D,)
     """
     Phi = as_2d(Phi, "Phi")
-    y = _as_targets(y, Phi.shape[0])
+    y = as_targets(y, Phi.shape[0])
     w = _as_vector(w, Phi.shape[1], "w")
     step = _check_step(step)
     return w - step * 2.0 * (Phi.T @ (Phi @ w - y))
@@ -293,7 +288,7 @@ def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True, progr
     """
     K = check_square(K)
     n = K.shape[0]
-    y = _as_targets(y, n)
+    y = as_targets(y, n)
     step = _check_step(step)
     n_steps = _check_n_steps(n_steps)
     alpha = np.zeros(n) if alpha0 is None else _as_vector(alpha0, n, "alpha0").copy()
@@ -342,7 +337,7 @@ def primal_gradient_descent(Phi, y, step, n_steps, w0=None, record=True):
     """
     Phi = as_2d(Phi, "Phi")
     n, D = Phi.shape
-    y = _as_targets(y, n)
+    y = as_targets(y, n)
     step = _check_step(step)
     n_steps = _check_n_steps(n_steps)
     w = np.zeros(D) if w0 is None else _as_vector(w0, D, "w0").copy()
@@ -385,11 +380,7 @@ def w_from_alpha(Phi, alpha):
 
 
 def _gram(kernel, X, Z=None):
-    if not callable(kernel):
-        raise TypeError(
-            f"kernel must be a kernel object (e.g. kernelcourse.kernels.RBF(gamma=1.0)) or a "
-            f"callable k(X, Z) returning the Gram matrix; got {type(kernel).__name__}")
-    return np.asarray(kernel(X) if Z is None else kernel(X, Z), dtype=float)
+    return gram(as_kernel(kernel, np.shape(X)[1]), X, Z)
 
 
 def decision_function(kernel, X_train, alpha, X):
@@ -496,7 +487,7 @@ class KernelGD(Classifier):
         """Run gradient descent on ``k(X, X)``; returns ``self``."""
         X = check_X(self, X, reset=True).copy()
         y = encode_binary_labels(self, y, X.shape[0])
-        self.kernel_ = default_kernel(self.kernel)
+        self.kernel_ = default_kernel(self.kernel, X.shape[1])
         K = _gram(self.kernel_, X)
         if isinstance(self.step, str):
             if self.step != "auto":

@@ -24,7 +24,7 @@ import numpy as np
 
 from ._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
                          encode_binary_labels)
-from ._validation import as_2d, as_labels, check_positive_int, check_square
+from ._validation import as_2d, as_finite, as_labels, check_positive_int, check_psd, check_square, gram
 
 __all__ = [
     "feature_radius",
@@ -45,7 +45,7 @@ def feature_radius(K) -> float:
     ----------
     K : array (m, m) Gram matrix, or array (m,) holding its diagonal.
     """
-    K = np.asarray(K, dtype=float)
+    K = as_finite(K, "K")
     diag = np.diag(check_square(K, "K")) if K.ndim == 2 else K
     if diag.ndim != 1 or diag.size == 0:
         raise ValueError(f"K must be a square Gram matrix or its diagonal; got shape {K.shape}")
@@ -312,8 +312,9 @@ class KernelPerceptron(Classifier):
     def fit(self, X, y, w_star_projections=None) -> "KernelPerceptron":
         X = check_X(self, X, reset=True)
         y = encode_binary_labels(self, y, X.shape[0])
-        self.kernel_ = default_kernel(self.kernel)
-        self.run_ = dual_perceptron(self.kernel_(X), y, self.max_epochs,
+        self.kernel_ = default_kernel(self.kernel, X.shape[1])
+        K = check_psd(gram(self.kernel_, X), "kernel(X, X)")  # before any training
+        self.run_ = dual_perceptron(K, y, self.max_epochs,
                                     random_state=self.random_state,
                                     w_star_projections=w_star_projections)
         self.dual_coef_ = self.run_.alpha
@@ -324,7 +325,7 @@ class KernelPerceptron(Classifier):
     def decision_function(self, X) -> np.ndarray:
         """``sum_i alpha_i k(x_i, x)`` for each row of ``X``: positive for ``classes_[1]``."""
         check_fitted(self, "dual_coef_")
-        return self.kernel_(check_X(self, X, reset=False), self.X_fit_) @ self.dual_coef_
+        return gram(self.kernel_, check_X(self, X, reset=False), self.X_fit_) @ self.dual_coef_
 
     def predict(self, X) -> np.ndarray:
         """``classes_[1]`` where the decision value is ``> 0``, else ``classes_[0]``."""

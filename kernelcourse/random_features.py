@@ -35,7 +35,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from kernelcourse._estimator import check_fitted, check_X
-from kernelcourse._validation import as_2d, check_positive, check_positive_int
+from kernelcourse._validation import as_2d, as_finite, check_positive, check_positive_int
 
 __all__ = [
     "RandomFourierFeatures",
@@ -336,9 +336,10 @@ def rff_variance(K, n_components, paired=False):
     - cosine with offsets: ``(1 - K^2 + K^4 / 2) / D`` (the offset term adds 1/2 per draw);
     - paired [cos, sin]: ``(1 - K^2)^2 / D``, never more, and 0 at ``K = 1``.
     """
-    K = np.asarray(K, dtype=float)
+    K = as_finite(K, "K")
     if np.any((K < 0) | (K > 1)):
-        raise ValueError(f"an RBF kernel value lies in [0, 1]; got {K}")
+        raise ValueError(f"K must hold RBF kernel values, which lie in [0, 1]; got values from "
+                         f"{K.min():.6g} to {K.max():.6g}")
     D = _check_width(n_components, paired)
     if paired:
         return (1.0 - K**2) ** 2 / D

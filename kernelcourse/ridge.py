@@ -26,22 +26,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._validation import as_2d, check_nonnegative, check_square
+from ._validation import as_2d, as_finite, as_kernel, as_targets, check_nonnegative, check_square, gram
 from ._estimator import Regressor, check_fitted, check_X, check_y_given
 
 __all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]
-
-
-def _as_targets(y, n: int, name: str = "y") -> np.ndarray:
-    """Return targets as a float array of shape (n,) or (n, k), checking its length."""
-    arr = np.asarray(y, dtype=float)
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D (n,) or 2-D (n, k); got shape {arr.shape}")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name} has {arr.shape[0]} targets but there are {n} samples")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return arr
 
 
 def _solve_regularised(A, b, lam: float, name: str) -> np.ndarray:
@@ -100,7 +88,7 @@ def primal_ridge(X, y, lam: float) -> np.ndarray:
     array([1., 1.])
     """
     X = as_2d(X, "X")
-    y = _as_targets(y, X.shape[0])
+    y = as_targets(y, X.shape[0], allow_2d=True)
     lam = check_nonnegative(lam, "lam")
     if lam == 0.0:
         w, *_ = linalg.lstsq(X, y, lapack_driver="gelsd", check_finite=False)
@@ -135,7 +123,7 @@ def dual_ridge(K, y, lam: float) -> np.ndarray:
         definite (``K`` is not a kernel matrix).
     """
     K = check_square(K, "K")
-    y = _as_targets(y, K.shape[0])
+    y = as_targets(y, K.shape[0], allow_2d=True)
     lam = check_nonnegative(lam, "lam")
     return _solve_regularised(K.copy(), y, lam, "K")
 
@@ -143,7 +131,9 @@ def dual_ridge(K, y, lam: float) -> np.ndarray:
 def ridge_predict_dual(K_new, alpha) -> np.ndarray:
     """Dual prediction ``g(x) = sum_i alpha_i k(x_i, x)`` for rows ``K_new[p, i] = k(x_p, x_i)``."""
     K_new = as_2d(K_new, "K_new")
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = as_finite(alpha, "alpha")
+    if alpha.ndim not in (1, 2):
+        raise ValueError(f"alpha must be 1-D (m,) or 2-D (m, k); got shape {alpha.shape}")
     if alpha.shape[0] != K_new.shape[1]:
         raise ValueError(
             f"K_new has {K_new.shape[1]} columns (training points) but alpha has "
@@ -188,19 +178,19 @@ class KernelRidge(Regressor):
         self.kernel = kernel
         self.lam = lam
 
-    def _kernel(self):
+    def _kernel(self, n_features):
         if self.kernel is None:
             from .kernels import Linear
             return Linear()
-        return self.kernel
+        return as_kernel(self.kernel, n_features)
 
     def fit(self, X, y) -> "KernelRidge":
         """Compute ``K`` on ``X`` and solve ``(K + lam I) alpha = y``; returns ``self``."""
         X = check_X(self, X, reset=True)
         check_y_given(self, y)
-        y = _as_targets(y, X.shape[0])
+        y = as_targets(y, X.shape[0], allow_2d=True)
         lam = check_nonnegative(self.lam, "lam")
-        K = np.asarray(self._kernel()(X), dtype=float)
+        K = gram(self._kernel(X.shape[1]), X)
         if not K.flags.writeable or np.shares_memory(K, X):
             K = K.copy()
         # K is our own array: the solve may overwrite it.
@@ -212,7 +202,7 @@ class KernelRidge(Regressor):
         """Return ``g(x) = sum_i alpha_i k(x_i, x)`` for each row of ``X``."""
         check_fitted(self, "dual_coef_")
         X = check_X(self, X, reset=False)
-        return self._kernel()(X, self.X_fit_) @ self.dual_coef_
+        return gram(self._kernel(X.shape[1]), X, self.X_fit_) @ self.dual_coef_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -38,7 +38,7 @@ import scipy.linalg
 from ._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                          decode_binary_labels, default_kernel, encode_binary_labels)
 from ._progress import Progress
-from ._validation import as_2d, as_labels, check_nonnegative, check_positive, check_positive_int
+from ._validation import KERNEL_NAMES, as_2d, as_kernel, check_psd, gram, as_labels, check_nonnegative, check_positive, check_positive_int
 
 __all__ = [
     "RKHSFunction",
@@ -74,6 +74,10 @@ SCHEDULES = ("constant", "inv_sqrt")
 
 
 def _check_kernel(kernel):
+    if isinstance(kernel, str):
+        raise TypeError(
+            f"kernel={kernel!r}: this class needs a kernel object, not a name; the names "
+            f"{list(KERNEL_NAMES)} map to kernelcourse.kernels objects (e.g. RBF(gamma=...))")
     if not callable(kernel):
         raise TypeError(f"kernel must be callable as kernel(X, Z); got {type(kernel).__name__}")
     return kernel
@@ -518,7 +522,8 @@ def fit_online(kernel, X, y, loss="hinge", eta=0.1, lam=0.01, n_epochs=1, seed=N
     X, y = _data(X, y, labels=(loss == "hinge"))
     eta, lam = _check_step(eta, lam)
     n_epochs = check_positive_int(n_epochs, "n_epochs")
-    K = kernel(X, X)
+    kernel = as_kernel(kernel, X.shape[1])
+    K = gram(kernel, X, X)
     alpha = np.zeros(X.shape[0])
     rng = None if seed is None else np.random.default_rng(seed)
     for _ in range(n_epochs):
@@ -642,7 +647,7 @@ class OnlineKernelMachine(ClassifierOrRegressor):
         if first:
             self._reset(X.shape[1])
         if not hasattr(self, "kernel_"):
-            self.kernel_ = default_kernel(self.kernel)
+            self.kernel_ = default_kernel(self.kernel, X.shape[1])
         kxx = _k_diag(self.kernel_, X)
         with Progress(len(X), "online steps", enabled=self.progress) as bar:
             for x, yt, k in zip(X, y, kxx):
@@ -804,7 +809,8 @@ def representer_minimiser(kernel, X, y, lam):
     """
     X, y = _data(X, y, labels=False)
     lam = check_positive(lam, "lam")
-    K = kernel(X, X)
+    kernel = as_kernel(kernel, X.shape[1])
+    K = check_psd(gram(kernel, X, X), "kernel(X, X)")
     alpha = scipy.linalg.solve(K + lam * np.eye(X.shape[0]), y, assume_a="pos")
     return RKHSFunction(kernel, X, alpha)
 

@@ -160,7 +160,7 @@ def test_too_large_step_reports_divergence():
 
 @pytest.mark.parametrize("call, match", [
     (lambda K, y: kernel_gradient_descent(K[:, :5], y, 0.1, 3), r"square \(n, n\) Gram matrix; got shape \(12, 5\)"),
-    (lambda K, y: kernel_gradient_descent(K, y[:7], 0.1, 3), "y has 7 labels but there are 12 samples"),
+    (lambda K, y: kernel_gradient_descent(K, y[:7], 0.1, 3), "y has 7 entries but there are 12 samples"),
     (lambda K, y: kernel_gradient_descent(K, y, 0.0, 3), "step must be positive; got step=0.0"),
     (lambda K, y: kernel_gradient_descent(K, y, -1.0, 3), "step must be positive; got step=-1.0"),
     (lambda K, y: kernel_gradient_descent(K, y, 0.1, -2), "n_steps must be a non-negative integer; got n_steps=-2"),
@@ -189,7 +189,9 @@ def test_estimator_errors():
         KernelGD(kernels.Linear()).fit(X, np.where(y > 0, 1.0, 0.5))
     with pytest.raises(ValueError, match="step must be a positive number or 'auto'; got step='fast'"):
         KernelGD(kernels.Linear(), step="fast").fit(X, y)
-    with pytest.raises(TypeError, match="kernel must be a kernel object .* got str"):
-        KernelGD("rbf").fit(X, y)
+    with pytest.raises(ValueError, match=r"kernel='gauss' is not a known kernel name; use one of \['linear'"):
+        KernelGD("gauss").fit(X, y)
+    with pytest.raises(TypeError, match="kernel must be a kernel object or one of the names .* got int"):
+        KernelGD(3).fit(X, y)
     with pytest.raises(TypeError, match="step must be a real number"):
         kernel_gradient_descent(np.eye(3), np.ones(3), None, 2)

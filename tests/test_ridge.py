@@ -155,7 +155,7 @@ def test_bad_input_messages(data):
         KernelRidge(kernels.Linear(), lam=-0.1).fit(X, y)
     with pytest.raises(ValueError, match=r"K must be a square \(n, n\) Gram matrix; got shape \(30, 4\)"):
         dual_ridge(X, y, 1.0)
-    with pytest.raises(ValueError, match=r"y has 29 targets but there are 30 samples"):
+    with pytest.raises(ValueError, match=r"y has 29 entries but there are 30 samples"):
         primal_ridge(X, y[:-1], 1.0)
     with pytest.raises(ValueError, match=r"not fitted yet: call fit\(X, y\) before predict"):
         KernelRidge(kernels.Linear()).predict(X)

@@ -330,8 +330,10 @@ def test_mismatched_centres_and_coefficients():
         RKHSFunction(RBF(1.0), np.zeros((3, 2)), [1.0, 2.0])
     with pytest.raises(ValueError, match="alpha must be a 1-D"):
         RKHSFunction(RBF(1.0), np.zeros((2, 2)), np.zeros((2, 1)))
-    with pytest.raises(TypeError, match="kernel must be callable"):
+    with pytest.raises(TypeError, match=r"kernel='rbf': this class needs a kernel object, not a name"):
         RKHSFunction("rbf", np.zeros((2, 2)), [1.0, 2.0])
+    with pytest.raises(TypeError, match="kernel must be callable"):
+        RKHSFunction(3, np.zeros((2, 2)), [1.0, 2.0])
 
 
 def test_functions_of_different_spaces_or_sizes(rng):

@@ -281,7 +281,6 @@ def _drain(fd: int) -> list[str]:
 
 def _serve(request: dict, memory_mb: int) -> dict:
     """Run one request in a forked child, under a hard deadline; return the reply."""
-    import signal
     import time
 
     seconds = float(request.get("time_limit", 10.0))

@@ -129,7 +129,8 @@ def update_components_state(artists, state):
     artists["spectrum"].set_data(ranks, s)
     artists["first_m"].set_data(ranks[:m], s[:m])
     artists["title"].set_text(f"gamma = {state['gamma']:.3g}, m = {m}: Nystroem error "
-                              f"{a['nystroem'][0]:.2e}, random features {a['random_features'][0]:.2e}")
+                              f"{a['nystroem'][0]:.2e}, "
+                              f"random features {a['random_features'][0]:.2e}")
     return artists
 
 
