@@ -25,10 +25,9 @@ import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from kernelcourse._estimator import check_fitted, check_X
-from kernelcourse._validation import check_positive_int
+from kernelcourse._estimator import check_fitted, check_X, default_kernel
+from kernelcourse._validation import check_positive_int, gram
 from kernelcourse.feature_space import GramCenterer
-from kernelcourse.nystroem import _kernel_or_default
 
 __all__ = ["KernelPCA", "explained_variance_ratio", "fix_signs"]
 
@@ -119,7 +118,7 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         if k > n:
             raise ValueError(f"n_components must be at most the number of training points; got "
                              f"n_components={k} with X of shape {X.shape}")
-        K = _kernel_or_default(self.kernel)(X)
+        K = gram(default_kernel(self.kernel, X.shape[1]), X)
         self.centerer_ = GramCenterer().fit(K)
         Kc = self.centerer_.transform(K)
         total = float(np.trace(Kc))
@@ -144,5 +143,5 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         """Project new points: ``K_c(X, X_fit) alpha``, rows centred with the training statistics."""
         check_fitted(self, "dual_coef_", how="fit(X)", use="transform")
         X = check_X(self, X, reset=False)
-        K_new = _kernel_or_default(self.kernel)(X, self.X_fit_)
+        K_new = gram(default_kernel(self.kernel, X.shape[1]), X, self.X_fit_)
         return self.centerer_.transform(K_new) @ self.dual_coef_

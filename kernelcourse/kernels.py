@@ -712,8 +712,8 @@ def _wrap(k, loose=()):
     return f"({text})" if isinstance(k, loose) else text
 
 
-class Sum(Kernel):
-    """Sum ``k(x, z) = k1(x, z) + k2(x, z)``; its features concatenate ``[phi1(x), phi2(x)]``."""
+class _Combination(Kernel):
+    """A rule that combines two kernels ``k1`` and ``k2`` (the sum and the product)."""
 
     def __init__(self, k1, k2):
         self.k1 = k1
@@ -723,6 +723,10 @@ class Sum(Kernel):
     def _check_params(self):
         _check_kernel(self.k1, "k1")
         _check_kernel(self.k2, "k2")
+
+
+class Sum(_Combination):
+    """Sum ``k(x, z) = k1(x, z) + k2(x, z)``; its features concatenate ``[phi1(x), phi2(x)]``."""
 
     def _call(self, X, Z):
         return self.k1(X, Z) + self.k2(X, Z)
@@ -741,18 +745,9 @@ class Sum(Kernel):
         return f"{self.k1!r} + {self.k2!r}"
 
 
-class Product(Kernel):
+class Product(_Combination):
     """Product ``k(x, z) = k1(x, z) k2(x, z)``; its features are the tensor product
     ``phi1(x) (x) phi2(x)`` of dimension ``D1 * D2``."""
-
-    def __init__(self, k1, k2):
-        self.k1 = k1
-        self.k2 = k2
-        self._check_params()
-
-    def _check_params(self):
-        _check_kernel(self.k1, "k1")
-        _check_kernel(self.k2, "k2")
 
     def _call(self, X, Z):
         return self.k1(X, Z) * self.k2(X, Z)

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from kernelcourse._estimator import check_fitted, check_X
-from kernelcourse._validation import as_2d, check_positive_int, check_square
+from kernelcourse._estimator import check_fitted, check_X, default_kernel
+from kernelcourse._validation import as_2d, check_positive_int, check_square, gram
 from kernelcourse.random_features import _rng
 
 __all__ = ["Nystroem", "inverse_sqrt_psd", "nystroem_features", "approximation_error",
@@ -86,16 +86,6 @@ def approximation_error(K, Phi, ord: str = "fro") -> float:
     return float(np.linalg.norm(K - Phi @ Phi.T, ord=ord))
 
 
-def _kernel_or_default(kernel):
-    if kernel is None:
-        from kernelcourse.kernels import RBF
-        return RBF(1.0)
-    if not callable(kernel):
-        raise TypeError(f"kernel must be a kernel object of kernelcourse.kernels (callable as "
-                        f"kernel(X, Z)); got {type(kernel).__name__}: {kernel!r}")
-    return kernel
-
-
 class Nystroem(TransformerMixin, BaseEstimator):
     """Nystroem features: ``phi(x) = K_mm^{-1/2} k_m(x)`` over ``m`` random landmarks.
 
@@ -140,7 +130,7 @@ class Nystroem(TransformerMixin, BaseEstimator):
         """Draw the landmarks from ``X`` and compute ``K_mm^{-1/2}``; ``y`` is unused."""
         X = check_X(self, X, reset=True)
         m = check_positive_int(self.n_components, "n_components")
-        kernel = _kernel_or_default(self.kernel)
+        kernel = default_kernel(self.kernel, X.shape[1])
         n = X.shape[0]
         rng = _rng(self.random_state)
         idx = rng.permutation(n)[:m] if m < n else np.arange(n)
@@ -153,7 +143,7 @@ class Nystroem(TransformerMixin, BaseEstimator):
         """``Phi = k(X, landmarks) K_mm^{-1/2}``, of shape (n, m)."""
         check_fitted(self, "normalization_", how="fit(X)", use="transform")
         X = check_X(self, X, reset=False)
-        return _kernel_or_default(self.kernel)(X, self.components_) @ self.normalization_
+        return gram(default_kernel(self.kernel, X.shape[1]), X, self.components_) @ self.normalization_
 
 
 def errors_against_components(X, gamma, components, random_state=0):

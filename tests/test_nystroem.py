@@ -118,8 +118,12 @@ def test_estimator_contract_and_errors(X):
         Nystroem(n_components=0).fit(X)
     with pytest.raises(ValueError, match=r"X has 2 features, but Nystroem is expecting 3 features as input; got X with shape \(80, 2\)"):
         model.fit(X).transform(X[:, :2])
-    with pytest.raises(TypeError, match="kernel must be a kernel object"):
-        Nystroem(kernel="rbf").fit(X)
+    # scikit-learn's kernel names are the package's kernels with scikit-learn's defaults
+    by_name = Nystroem(kernel="rbf", n_components=5, random_state=0).fit_transform(X)
+    by_object = Nystroem(RBF(1 / X.shape[1]), n_components=5, random_state=0).fit_transform(X)
+    np.testing.assert_allclose(by_name, by_object, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"kernel='gauss' is not a known kernel name; use one of"):
+        Nystroem(kernel="gauss").fit(X)
     with pytest.raises(ValueError, match=r"K_nm must have one column per landmark; got K_nm with shape \(4, 3\)"):
         nystroem_features(np.ones((4, 3)), np.eye(2))
     with pytest.raises(ValueError, match="no positive eigenvalue"):
