@@ -31,7 +31,7 @@ from kernelcourse._validation import as_2d, check_positive_int, check_square, gr
 from kernelcourse.random_features import _rng
 
 __all__ = ["Nystroem", "inverse_sqrt_psd", "nystroem_features", "approximation_error",
-           "errors_against_components"]
+           "errors_against_components", "rbf_gram_spectrum"]
 
 #: eigenvalues of K_mm below RCOND * (largest eigenvalue) count as zero
 RCOND = 1e-12
@@ -146,7 +146,17 @@ class Nystroem(TransformerMixin, BaseEstimator):
         return gram(default_kernel(self.kernel, X.shape[1]), X, self.components_) @ self.normalization_
 
 
-def errors_against_components(X, gamma, components, random_state=0):
+def rbf_gram_spectrum(X, gamma):
+    """The RBF Gram matrix ``K`` of ``X`` and its eigenvalues, largest first (negative
+    round-off clipped to 0): what :func:`errors_against_components` compares against,
+    computed once per ``gamma`` by callers that ask for many ``m``."""
+    from kernelcourse.kernels import RBF
+
+    K = RBF(gamma)(as_2d(X, "X"))
+    return K, np.clip(np.linalg.eigvalsh(K)[::-1], 0.0, None)
+
+
+def errors_against_components(X, gamma, components, random_state=0, gram_spectrum=None):
     """Relative errors ``||K - Phi Phi^T||_F / ||K||_F`` of Nystroem and random Fourier features (6.3).
 
     Both approximate the same RBF Gram matrix ``K`` of ``X``, with ``m``
@@ -161,7 +171,8 @@ def errors_against_components(X, gamma, components, random_state=0):
     dict
         ``components`` (array of m), ``nystroem``, ``random_features``, ``best_rank``
         (arrays of relative errors) and ``spectrum`` (the eigenvalues of ``K``,
-        largest first).
+        largest first). ``gram_spectrum``: ``(K, spectrum)`` from
+        :func:`rbf_gram_spectrum` for this ``X`` and ``gamma``, to reuse.
     """
     from kernelcourse.kernels import RBF
     from kernelcourse.random_features import RandomFourierFeatures
@@ -172,9 +183,8 @@ def errors_against_components(X, gamma, components, random_state=0):
         raise ValueError(f"every number of components must be at most n = {X.shape[0]}; "
                          f"got {components.tolist()}")
     kernel = RBF(gamma)
-    K = kernel(X)
+    K, spectrum = rbf_gram_spectrum(X, gamma) if gram_spectrum is None else gram_spectrum
     norm = np.linalg.norm(K)
-    spectrum = np.clip(np.linalg.eigvalsh(K)[::-1], 0.0, None)
     tail = np.sqrt(np.cumsum((spectrum ** 2)[::-1])[::-1])          # tail[m] = sqrt(sum_{i>=m} s_i^2)
     rng = _rng(random_state)
     out = {"components": components, "nystroem": [], "random_features": [],

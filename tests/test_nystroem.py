@@ -128,3 +128,15 @@ def test_estimator_contract_and_errors(X):
         nystroem_features(np.ones((4, 3)), np.eye(2))
     with pytest.raises(ValueError, match="no positive eigenvalue"):
         inverse_sqrt_psd(np.zeros((3, 3)))
+
+
+def test_errors_reuse_a_given_gram_matrix_and_spectrum_exactly(X):
+    from kernelcourse.nystroem import errors_against_components, rbf_gram_spectrum
+
+    K, spectrum = rbf_gram_spectrum(X, 0.3)
+    assert_allclose(K, RBF(0.3)(X))
+    assert_allclose(np.sort(spectrum), np.clip(np.linalg.eigvalsh(K), 0, None), atol=1e-12)
+    fresh = errors_against_components(X, 0.3, [2, 5], random_state=1)
+    reused = errors_against_components(X, 0.3, [2, 5], random_state=1, gram_spectrum=(K, spectrum))
+    for key in ("nystroem", "random_features", "best_rank", "spectrum"):
+        assert_allclose(reused[key], fresh[key], rtol=1e-12)

@@ -183,12 +183,32 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
     in place while the controls move) and the output (what ``update`` prints). It also
     gets the attributes ``controls``, ``view`` and any given in ``attributes``.
     """
+    import functools
+
     import ipywidgets as W
 
-    widget = W.interactive(update, **controls)
+    @functools.wraps(update)
+    def one_thread(*args, **kwargs):
+        # a widget's matrices are small: BLAS threads only fight over the cores (a 300 x 300
+        # eigendecomposition took 3 ms on one thread and up to 500 ms on two, under load)
+        with _one_blas_thread():
+            return update(*args, **kwargs)
+
+    widget = W.interactive(one_thread, **controls)
     widget.children = (*widget.kwargs_widgets, view.image, widget.out)
     widget.controls = controls
     widget.view = view
     for name, value in attributes.items():
         setattr(widget, name, value)
     return widget
+
+
+def _one_blas_thread():
+    """A context in which numpy's BLAS and LAPACK use one thread (threadpoolctl, which
+    scikit-learn installs; a no-op context without it)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        import contextlib
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1)

@@ -27,7 +27,7 @@ from kernelcourse import datasets
 from kernelcourse._validation import as_2d, check_positive, check_positive_int
 from kernelcourse.kernel_pca import KernelPCA
 from kernelcourse.kernels import RBF
-from kernelcourse.nystroem import errors_against_components
+from kernelcourse.nystroem import errors_against_components, rbf_gram_spectrum
 from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
@@ -161,16 +161,19 @@ def components_widget(m=20, log_gamma=0.0, n=300):
     }
     view = FigureView(1, 2, figsize=(10.0, 3.6))
     points = [c for c in CURVE_COMPONENTS if c <= n]
-    curves, at = {}, {}
+    grams, curves, at = {}, {}, {}
     artists = {}
 
     def update(m, log_gamma):
         gamma = 10.0 ** log_gamma
         key = round(float(log_gamma), 6)
-        if key not in curves:
-            curves[key] = errors_against_components(X, gamma, points, random_state=0)
+        if key not in grams:  # K and its spectrum once per gamma; a move of m fits two maps only
+            grams[key] = rbf_gram_spectrum(X, gamma)
+            curves[key] = errors_against_components(X, gamma, points, random_state=0,
+                                                    gram_spectrum=grams[key])
         if (key, m) not in at:
-            at[key, m] = errors_against_components(X, gamma, [m], random_state=0)
+            at[key, m] = errors_against_components(X, gamma, [m], random_state=0,
+                                                   gram_spectrum=grams[key])
         state = {"m": int(m), "gamma": gamma, "at_m": at[key, m], "curve": curves[key]}
         if not artists:
             artists.update(plot_components_state(state, axes=view.axes))
