@@ -18,7 +18,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.utils import RegressorTags
 
-from ._validation import as_2d, as_kernel
+from ._validation import as_2d, as_targets
+from .kernels import RBF, as_kernel
 
 __all__ = ["check_X", "check_array_input", "check_n_features", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
            "decode_binary_labels", "as_real_targets", "accuracy", "r2", "Classifier", "Regressor",
@@ -30,11 +31,10 @@ def default_kernel(kernel, n_features=None):
 
     A kernel name of scikit-learn's (``"rbf"``, ``"linear"``, ...) becomes the
     package's kernel with scikit-learn's defaults, which need ``n_features``
-    (:func:`~kernelcourse._validation.as_kernel`); anything else not callable is
+    (:func:`~kernelcourse.kernels.as_kernel`); anything else not callable is
     refused with the list of names.
     """
     if kernel is None:
-        from .kernels import RBF
         return RBF(gamma=1.0)
     if isinstance(kernel, str) and n_features is None:
         as_kernel(kernel, 1)  # an unknown name is refused here with the list of names
@@ -145,15 +145,20 @@ def encode_binary_labels(estimator, y, n, classes=None):
     return np.where(y == classes[1], 1.0, -1.0)
 
 
-def _as_1d_y(estimator, y, n, what):
-    """``y`` as a 1-D array of ``n`` entries; a column vector is raveled with a warning."""
-    check_y_given(estimator, y)
-    y = check_real(np.asarray(y), "y")
+def _ravel_column(estimator, y, stacklevel=4):
+    """A column vector ``(n, 1)`` raveled to ``(n,)`` with scikit-learn's warning."""
     if y.ndim == 2 and y.shape[1] == 1:
         warnings.warn("A column-vector y was passed when a 1d array was expected: "
                       f"{type(estimator).__name__} uses y.ravel()", DataConversionWarning,
-                      stacklevel=4)
+                      stacklevel=stacklevel)
         y = y.ravel()
+    return y
+
+
+def _as_1d_y(estimator, y, n, what):
+    """``y`` as a 1-D array of ``n`` entries; a column vector is raveled with a warning."""
+    check_y_given(estimator, y)
+    y = _ravel_column(estimator, check_real(np.asarray(y), "y"), stacklevel=5)
     if y.ndim != 1:
         raise ValueError(f"y must be a 1-D array of {what}; got shape {y.shape}")
     if y.shape[0] != n:
@@ -164,15 +169,10 @@ def _as_1d_y(estimator, y, n, what):
 
 
 def as_real_targets(estimator, y, n):
-    """Real targets as a 1-D float array of ``n`` values (a column vector is raveled)."""
-    y = _as_1d_y(estimator, y, n, "targets")
-    try:
-        y = y.astype(float)
-    except (TypeError, ValueError):
-        raise ValueError(f"y must hold real numbers; got dtype {y.dtype}") from None
-    if not np.all(np.isfinite(y)):
-        raise ValueError("Input y contains NaN or inf")
-    return y
+    """Real targets as a 1-D float array of ``n`` values (a column vector is raveled), checked
+    by the package's one :func:`~kernelcourse._validation.as_targets`."""
+    check_y_given(estimator, y)
+    return as_targets(_ravel_column(estimator, check_real(np.asarray(y), "y")), n)
 
 
 def decode_binary_labels(estimator, positive):

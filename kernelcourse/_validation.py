@@ -21,10 +21,9 @@ __all__ = [
     "check_square",
     "check_psd",
     "as_targets",
+    "check_targets_shape",
     "as_finite",
     "as_real",
-    "as_kernel",
-    "KERNEL_NAMES",
 ]
 
 
@@ -125,6 +124,16 @@ def as_finite(v, name: str) -> np.ndarray:
     return arr
 
 
+def check_targets_shape(shape: tuple, n: int, name: str = "y", allow_2d: bool = False) -> None:
+    """Raise unless targets of this shape fit ``n`` samples (the words of :func:`as_targets`,
+    also for arrays not yet computed, such as a Dask array's)."""
+    shapes = "1-D (n,) or 2-D (n, k)" if allow_2d else "1-D (n,)"
+    if len(shape) not in ((1, 2) if allow_2d else (1,)):
+        raise ValueError(f"{name} must be {shapes}; got shape {shape}")
+    if shape[0] != n:
+        raise ValueError(f"{name} has {shape[0]} entries but there are {n} samples; got shape {shape}")
+
+
 def as_targets(y, n: int, name: str = "y", allow_2d: bool = False) -> np.ndarray:
     """Return real targets as a finite float array of shape (n,) (or (n, k) if ``allow_2d``).
 
@@ -136,11 +145,7 @@ def as_targets(y, n: int, name: str = "y", allow_2d: bool = False) -> np.ndarray
         If ``y`` has the wrong shape or length, or holds NaN or inf.
     """
     arr = as_real(y, name)
-    shapes = "1-D (n,) or 2-D (n, k)" if allow_2d else "1-D (n,)"
-    if arr.ndim not in ((1, 2) if allow_2d else (1,)):
-        raise ValueError(f"{name} must be {shapes}; got shape {arr.shape}")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name} has {arr.shape[0]} entries but there are {n} samples; got shape {arr.shape}")
+    check_targets_shape(arr.shape, n, name, allow_2d)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or inf")
     return arr
@@ -208,37 +213,6 @@ def check_psd(K, name: str = "K", tol: float | None = None) -> np.ndarray:
             f"{name} must be positive semi-definite; its smallest eigenvalue is {eig[0]:.6g} "
             f"< -{tol:.3g} (the tolerance)")
     return K
-
-
-KERNEL_NAMES = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid")
-
-
-def as_kernel(kernel, n_features: int, name: str = "kernel"):
-    """Return a callable kernel; scikit-learn's names become the package's kernel objects.
-
-    A string takes scikit-learn's defaults: ``gamma = 1 / n_features``, ``degree = 3``,
-    ``coef0 = 1`` (polynomial and sigmoid).
-    """
-    if isinstance(kernel, str):
-        from . import kernels as _k
-        gamma = 1.0 / n_features
-        key = kernel.lower()
-        if key == "linear":
-            return _k.Linear()
-        if key in ("poly", "polynomial"):
-            return _k.Polynomial(3, gamma=gamma, coef0=1.0)
-        if key == "rbf":
-            return _k.RBF(gamma=gamma)
-        if key == "laplacian":
-            return _k.Laplacian(gamma=gamma)
-        if key == "sigmoid":
-            return _k.Sigmoid(gamma=gamma, coef0=1.0)
-        raise ValueError(f"{name}={kernel!r} is not a known kernel name; use one of {list(KERNEL_NAMES)} "
-                         "or a kernel object")
-    if not callable(kernel):
-        raise TypeError(f"{name} must be a kernel object or one of the names {list(KERNEL_NAMES)}; "
-                        f"got {type(kernel).__name__}")
-    return kernel
 
 
 def gram(kernel, X, Z=None, name: str = "kernel") -> np.ndarray:

@@ -27,7 +27,8 @@ import os
 import numpy as np
 
 from kernelcourse._estimator import Regressor, as_real_targets, check_fitted, check_X, check_y_given
-from kernelcourse._validation import check_nonnegative, check_positive, check_positive_int
+from kernelcourse._validation import (as_targets, check_nonnegative, check_positive, check_positive_int,
+                                      check_targets_shape)
 from kernelcourse.random_features import RandomFourierFeatures, _cos_features
 from kernelcourse.ridge import _solve_regularised
 
@@ -172,15 +173,9 @@ class RFFRidge(Regressor):
     @staticmethod
     def _targets(y, shape):
         if is_dask_array(y):
-            if y.ndim != 1 or y.shape[0] != shape[0]:
-                raise ValueError(f"y must have shape ({shape[0]},) to match X with shape {shape}; "
-                                 f"got y with shape {y.shape}")
+            check_targets_shape(y.shape, shape[0])
             return y
-        y = np.asarray(y, dtype=float)
-        if y.ndim != 1 or y.shape[0] != shape[0]:
-            raise ValueError(f"y must have shape ({shape[0]},) to match X with shape {shape}; "
-                             f"got y with shape {y.shape}")
-        return y
+        return as_targets(y, shape[0])
 
     def _dask_moments(self, X, y, chunk):
         import dask

@@ -28,7 +28,8 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 
 from kernelcourse._validation import (as_2d, as_labels, as_targets, check_positive, check_positive_int,
-                                      check_square, as_finite, as_kernel, gram)
+                                      check_square, as_finite, gram)
+from kernelcourse.kernels import as_kernel
 from kernelcourse.features import feature_dim_homogeneous
 
 __all__ = [

@@ -41,7 +41,8 @@ import numpy as np
 from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
                                      default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
-from kernelcourse._validation import as_2d, as_finite, as_kernel, as_targets, check_positive, check_square, gram
+from kernelcourse._validation import as_2d, as_finite, as_targets, check_positive, check_square, gram
+from kernelcourse.kernels import as_kernel
 
 __all__ = [
     "squared_loss",

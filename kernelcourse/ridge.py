@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._validation import as_2d, as_finite, as_kernel, as_targets, check_nonnegative, check_square, gram
+from ._validation import as_2d, as_finite, as_targets, check_nonnegative, check_square, gram
+from .kernels import as_kernel
 from ._estimator import Regressor, check_fitted, check_X, check_y_given
 
 __all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]

@@ -161,7 +161,7 @@ def test_lists_and_float32_give_the_same_answer(name, func, kw, args):
 
 
 def test_string_kernel_names_match_the_package_kernels_with_sklearn_defaults():
-    from kernelcourse._validation import as_kernel
+    from kernelcourse.kernels import as_kernel
     from kernelcourse.kernels import Laplacian, Polynomial
     Z = _rng.normal(size=(4, 3))
     np.testing.assert_allclose(as_kernel("rbf", 3)(Z), RBF(gamma=1 / 3)(Z))

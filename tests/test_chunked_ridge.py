@@ -135,7 +135,7 @@ def test_estimator_contract_and_errors(data):
     assert fitted.score(X, y) > 0.5                               # R^2, the course's own
     with pytest.raises(ValueError, match="not fitted yet"):
         RFFRidge().predict(X)
-    with pytest.raises(ValueError, match=r"y has 10 targets but there are 3000 samples"):
+    with pytest.raises(ValueError, match=r"y has 10 entries but there are 3000 samples"):
         RFFRidge().fit(X, y[:10])
     with pytest.raises(ValueError, match=r"chunk_size must be a positive integer; got chunk_size=0"):
         RFFRidge(chunk_size=0).fit(X, y)
@@ -143,3 +143,13 @@ def test_estimator_contract_and_errors(data):
         RFFRidge(lam=-1).fit(X, y)
     with pytest.raises(ValueError, match=r"X has 2 features, but RFFRidge is expecting 4 features as input; got X with shape \(5, 2\)"):
         fitted.predict(X[:5, :2])
+
+
+def test_dask_targets_of_the_wrong_shape_are_refused_in_the_words_of_as_targets(data):
+    import dask.array as da
+    X, y = data
+    Xd = da.from_array(X, chunks=(1000, X.shape[1]))
+    with pytest.raises(ValueError, match=r"y has 10 entries but there are 3000 samples; got shape \(10,\)"):
+        RFFRidge().fit(Xd, da.from_array(y[:10]))
+    with pytest.raises(ValueError, match=r"y must be 1-D \(n,\); got shape \(3000, 2\)"):
+        RFFRidge().fit(Xd, da.from_array(np.c_[y, y]))

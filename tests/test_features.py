@@ -219,3 +219,14 @@ def test_time_all_subsets_returns_consistent_numbers():
     assert out["dim"].tolist() == [4, 16, 64]
     assert np.all(out["map_seconds"] > 0) and np.all(out["kernel_seconds"] > 0)
     assert np.all(out["max_abs_diff"] < 1e-10)
+
+
+def test_all_subsets_inner_products_is_the_map_inner_product():
+    rng = np.random.default_rng(3)
+    X, Z = rng.normal(size=(5, 4)), rng.normal(size=(3, 4))
+    want = ft.all_subsets_map(X) @ ft.all_subsets_map(Z).T
+    np.testing.assert_allclose(ft.all_subsets_inner_products(X, Z), want, rtol=1e-12)
+    F = ft.all_subsets_map(X)
+    np.testing.assert_allclose(ft.all_subsets_inner_products(X), F @ F.T, rtol=1e-12)
+    with pytest.raises(ValueError, match="same number of features"):
+        ft.all_subsets_inner_products(X, Z[:, :3])

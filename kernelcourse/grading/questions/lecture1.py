@@ -82,7 +82,8 @@ def _mistake_poly(X, Z):
 
 CP1 = Question(
     id="l1.cp1", title="all-subsets kernel", function="all_subsets_kernel", points=2,
-    forbidden=("kernelcourse.kernels.AllSubsets", "kernelcourse.features.all_subsets_map",),
+    forbidden=("kernelcourse.kernels.AllSubsets", "kernelcourse.features.all_subsets_inner_products",
+               "kernelcourse.features.all_subsets_map",),
     reference=_all_subsets_kernel, cases=_cases_kernel,
     diagnoses=[
         Diagnosis("no 1 +", "the factors are (1 + x_k z_k), not x_k z_k: without the 1 only "
@@ -204,7 +205,8 @@ def _detect_sums(Phi, case):
 
 Q1 = Question(
     id="ex1.q1", title="the all-subsets feature map", function="all_subsets_features", points=3,
-    forbidden=("kernelcourse.features.all_subsets_map", "kernelcourse.kernels.AllSubsets",),
+    forbidden=("kernelcourse.features.all_subsets_map", "kernelcourse.kernels.AllSubsets",
+               "kernelcourse.features.all_subsets_inner_products",),
     reference=all_subsets_map, cases=_cases_features, compare_reference=False,
     properties=[
         Property("shape", _phi_shape, "Phi must have shape (n, 2^d): one column per subset of "
@@ -239,6 +241,7 @@ Q2 = Question(
         "kernelcourse.features.feature_dim_all_subsets",
         "kernelcourse.features.all_subsets_map",
         "kernelcourse.kernels.AllSubsets",
+        "kernelcourse.features.all_subsets_inner_products",
     ),
     reference=feature_dim_all_subsets, cases=_cases_dim,
     diagnoses=[
@@ -273,6 +276,7 @@ Q3 = Question(
     id="ex1.q3", title="predicting with the all-subsets kernel", function="all_subsets_predict",
     forbidden=(
         "kernelcourse.kernels.AllSubsets",
+        "kernelcourse.features.all_subsets_inner_products",
         "kernelcourse.features.all_subsets_map",
         "kernelcourse.gradient_descent.decision_function",
         "kernelcourse.gradient_descent.KernelGD",
@@ -364,7 +368,8 @@ def _cases_rbf(rng):
 
 Q5 = Question(
     id="ex1.q5", title="an RBF Gram matrix", function="rbf_gram", points=2,
-    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.random_features.rbf_gram",),
+    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram",
+               "kernelcourse.random_features.rbf_gram",),
     reference=_rbf_gram, cases=_cases_rbf,
     properties=[Property("range", lambda K, c: np.all((np.asarray(K) > 0) & (np.asarray(K) <= 1)),
                          "every RBF value lies in (0, 1]")],

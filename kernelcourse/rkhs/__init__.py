@@ -1,0 +1,71 @@
+"""Functions in a reproducing kernel Hilbert space, and gradient descent on them.
+
+Lecture 5 (Drew Bagnell's scribed notes on functional gradient descent) learns a function
+rather than a weight vector. A function of the RKHS ``H_K`` of a kernel ``K`` is a
+weighted sum of kernel "bumps"::
+
+    f(.) = sum_i alpha_i K(x_i, .)
+
+Here such a function is an :class:`RKHSFunction` (centres ``x_i``, coefficients
+``alpha``, the kernel). It evaluates, adds, scales and takes inner products
+``<f, g> = alpha^T K beta``. Functionals (maps from functions to numbers) and
+their functional gradients, defined by::
+
+    E[f + eps g] = E[f] + eps <grad E[f], g> + O(eps^2),
+
+are :class:`Functional` objects whose gradients are again RKHS functions; the
+definition itself is checked by :func:`finite_difference_check`.
+
+Functional gradient descent on the regularised squared loss and on the hinge
+loss gives the online kernel machine (:class:`OnlineKernelMachine`), with an
+optional budget on the number of bumps, its regret, and the representer theorem.
+
+Kernels are any objects ``k(X, Z)`` returning the ``(n_X, n_Z)`` Gram matrix,
+e.g. ``kernelcourse.kernels.RBF(gamma)`` = ``exp(-gamma ||x - z||^2)``. The
+lecture writes the RBF kernel as ``exp(-||x - z||^2 / gamma_lecture)``, so the
+package's ``gamma`` is ``1 / gamma_lecture``.
+
+Where each part lives: ``functions`` (the functions of the RKHS, the representer
+theorem: 5.1-5.4, 5.9), ``gradients`` (functionals, functional gradients, batch
+functional gradient descent: 5.5-5.6), ``online`` (the online kernel machine, budgets,
+regret: 5.7-5.8, 5.10), ``bandwidth`` (bias and variance against the bandwidth: 5.11).
+Every public name is imported from ``kernelcourse.rkhs`` itself.
+"""
+from __future__ import annotations
+
+from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, sample_sine
+# the choices (and their check) are shared with the lecture 5 widgets
+from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_choice, kernel_section,
+                        orthogonal_to_span, representer_minimiser)
+from .gradients import (Functional, chain, evaluation, finite_difference_check, functional_gradient_descent,
+                        gradient_checks, hinge_loss, regularised_squared_loss, squared_loss, squared_norm)
+from .online import (OnlineKernelMachine, budget_tradeoff, coefficient_update, comparator_losses, fit_online,
+                     hinge_kernel_machine, regret_bound, regret_curve)
+
+__all__ = [
+    "RKHSFunction",
+    "kernel_section",
+    "Functional",
+    "squared_norm",
+    "evaluation",
+    "squared_loss",
+    "regularised_squared_loss",
+    "hinge_loss",
+    "chain",
+    "finite_difference_check",
+    "gradient_checks",
+    "functional_gradient_descent",
+    "coefficient_update",
+    "fit_online",
+    "hinge_kernel_machine",
+    "OnlineKernelMachine",
+    "budget_tradeoff",
+    "comparator_losses",
+    "regret_curve",
+    "regret_bound",
+    "representer_minimiser",
+    "orthogonal_to_span",
+    "sample_sine",
+    "bandwidth_bias_variance",
+    "bias_variance_sweep",
+]

@@ -1,0 +1,138 @@
+"""The package's import graph has no circle, and every module imports on its own.
+
+The graph is read from the source (every ``import`` and ``from ... import`` of a
+``kernelcourse`` module, at module level or inside a function, since an import
+deferred into a function is still a dependency), so a circle cannot hide behind a
+lazy import. Each module is then imported alone, in a fresh interpreter, so that
+no module works only because another was imported first.
+"""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1] / "kernelcourse"
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """``{dotted name: (path, is_package)}`` for every module of the package."""
+    found = {}
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE_DIR.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        found[".".join(parts)] = (path, is_package)
+    return found
+
+
+MODULES = _modules()
+
+
+def _targets(module: str, is_package: bool, node: ast.AST) -> list[str]:
+    """The package modules one import statement of ``module`` loads."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names if alias.name.split(".")[0] == "kernelcourse"]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level:
+        base = module.split(".") if is_package else module.split(".")[:-1]
+        base = base[:len(base) - (node.level - 1)]
+        source = ".".join(base + ([node.module] if node.module else []))
+    else:
+        source = node.module or ""
+    if source.split(".")[0] != "kernelcourse":
+        return []
+    # ``from pkg import sub`` loads the submodule; ``from mod import name`` loads mod
+    return [f"{source}.{alias.name}" if f"{source}.{alias.name}" in MODULES else source
+            for alias in node.names]
+
+
+def import_graph() -> dict[str, set[str]]:
+    """``{module: the package modules it imports}`` (parents implied by a dotted name omitted)."""
+    graph = {}
+    for module, (path, is_package) in MODULES.items():
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            for target in _targets(module, is_package, node):
+                while target not in MODULES and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target != module:
+                    edges.add(target)
+        graph[module] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), and self-loops."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_cycle_finder_finds_a_planted_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_graph_reads_relative_and_deferred_imports():
+    graph = import_graph()
+    assert "kernelcourse.features" in graph["kernelcourse.kernels.zoo"]      # from .. import features
+    assert "kernelcourse.kernels" in graph["kernelcourse._estimator"]        # from .kernels import ...
+    assert "kernelcourse.kernels.base" in graph["kernelcourse.kernels.zoo"]  # from .base import ...
+
+
+def test_no_import_cycle():
+    found = cycles(import_graph())
+    assert found == [], f"import cycles among the package's modules: {found}"
+
+
+def test_the_maps_need_no_kernel():
+    """Lecture 1's explicit maps stand alone; the kernels call them, never the reverse."""
+    graph = import_graph()
+    assert not any(m.startswith("kernelcourse.kernels") for m in graph["kernelcourse.features"])
+    assert "kernelcourse.features" in graph["kernelcourse.kernels.zoo"]
+
+
+def _import_alone(module: str) -> tuple[str, int, str]:
+    proc = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True,
+                          timeout=120)
+    return module, proc.returncode, proc.stderr[-2000:]
+
+
+@pytest.mark.slow
+def test_every_module_imports_alone_in_a_fresh_interpreter():
+    names = [m for m in MODULES if m != "kernelcourse.__main__"]
+    with ThreadPoolExecutor(2) as pool:
+        failures = [(m, err) for m, code, err in pool.map(_import_alone, names) if code != 0]
+    assert not failures, "\n\n".join(f"{m}:\n{err}" for m, err in failures)
