@@ -24,19 +24,35 @@ __all__ = [
     "check_targets_shape",
     "as_finite",
     "as_real",
+    "as_vector",
+    "check_finite_real",
+    "check_nonnegative_int",
+    "check_unit_interval",
+    "check_callable",
+    "check_choice",
+    "as_counts",
+    "as_positives",
+    "as_rng",
+    "as_float_dtype",
+    "check_symmetric",
+    "check_eigenvalues_psd",
 ]
 
 
 def as_real(X, name: str) -> np.ndarray:
     """``X`` as a float array (not copied when it already is one); complex and non-numbers raise."""
-    if isinstance(X, str):
+    if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a numeric array; got the string {X!r}")
     raw = np.asarray(X)
     if np.iscomplexobj(raw):
         raise TypeError(
             f"{name} must be real; got a complex array of shape {raw.shape} "
             "(taking the real part would silently drop the imaginary part)")
-    if raw.dtype.kind in "OUSV":
+    if raw.dtype.kind in "USV":
+        raise TypeError(
+            f"{name} must be a numeric array; got dtype {raw.dtype} with shape "
+            f"{raw.shape} (first entries: {raw.ravel()[:3].tolist()})")
+    if raw.dtype.kind == "O":
         try:
             arr = raw.astype(float)
         except (TypeError, ValueError):
@@ -124,6 +140,19 @@ def as_finite(v, name: str) -> np.ndarray:
     return arr
 
 
+def as_vector(v, name: str, n: int | None = None, what: str = "") -> np.ndarray:
+    """Return ``v`` as a finite, non-empty 1-D float array (of length ``n`` when given).
+
+    ``what`` says what ``n`` counts, for the message (e.g. "to match the 6 samples").
+    """
+    arr = as_finite(v, name)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array; got shape {arr.shape}")
+    if n is not None and arr.shape[0] != n:
+        raise ValueError(f"{name} must have shape ({n},){' ' + what if what else ''}; got shape {arr.shape}")
+    return arr
+
+
 def check_targets_shape(shape: tuple, n: int, name: str = "y", allow_2d: bool = False) -> None:
     """Raise unless targets of this shape fit ``n`` samples (the words of :func:`as_targets`,
     also for arrays not yet computed, such as a Dask array's)."""
@@ -158,6 +187,12 @@ def _check_real(value, name):
         raise ValueError(f"{name} must be finite; got {value!r}")
 
 
+def check_finite_real(value, name: str) -> float:
+    """Return ``value`` as a float, or raise if it is not a finite real number."""
+    _check_real(value, name)
+    return float(value)
+
+
 def check_positive(value, name: str) -> float:
     """Return ``value`` as a float, or raise if it is not a finite number > 0."""
     _check_real(value, name)
@@ -181,6 +216,99 @@ def check_positive_int(value, name: str) -> int:
     return int(value)
 
 
+def check_nonnegative_int(value, name: str) -> int:
+    """Return ``value`` as an int, or raise if it is not an integer >= 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer; got {name}={value!r}")
+    return int(value)
+
+
+def check_unit_interval(value, name: str) -> float:
+    """Return ``value`` as a float, or raise if it does not lie strictly between 0 and 1."""
+    _check_real(value, name)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must lie strictly between 0 and 1; got {name}={value!r}")
+    return float(value)
+
+
+def check_callable(f, name: str, what: str = ""):
+    """Return ``f``, or raise a TypeError naming ``name`` if it cannot be called."""
+    if not callable(f):
+        raise TypeError(f"{name} must be callable{what}; got {type(f).__name__}: {f!r}")
+    return f
+
+
+def check_choice(value, name: str, choices):
+    """Return ``value``, or raise naming ``name`` and the choices if it is not one of them."""
+    try:
+        known = bool(value in choices)
+    except (TypeError, ValueError):   # an array compared with the choices
+        known = False
+    if not known:
+        raise ValueError(f"{name} must be one of {list(choices)}; got {name}={value!r}")
+    return value
+
+
+def _as_sequence(values, name, what):
+    if isinstance(values, (str, bytes)) or not np.iterable(values):
+        raise TypeError(f"{name} must be a sequence of {what}; got {type(values).__name__}: {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name} must hold at least one value; got an empty sequence")
+    return values
+
+
+def _each(check, values, name, item):
+    out = []
+    for v in values:
+        try:
+            out.append(check(v, item or name))
+        except (TypeError, ValueError) as exc:
+            if item is None:
+                raise
+            raise type(exc)(f"{exc} (an entry of {name})") from None
+    return out
+
+
+def as_counts(values, name: str, item: str | None = None) -> list[int]:
+    """A non-empty sequence of positive integers as a list of ints, or raise naming ``name``
+    (and ``item``, the name of one entry, when given)."""
+    return _each(check_positive_int, _as_sequence(values, name, "positive integers"), name, item)
+
+
+def as_positives(values, name: str, item: str | None = None) -> list[float]:
+    """A non-empty sequence of finite numbers > 0 as a list of floats, or raise naming ``name``
+    (and ``item``, the name of one entry, when given)."""
+    return _each(check_positive, _as_sequence(values, name, "positive numbers"), name, item)
+
+
+def as_rng(random_state, name: str = "random_state") -> np.random.Generator:
+    """``np.random.default_rng(random_state)`` for None, a non-negative int seed, a Generator,
+    a BitGenerator or a SeedSequence; anything else raises naming ``name``."""
+    if isinstance(random_state, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)) \
+            or random_state is None:
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
+        raise TypeError(f"{name} must be None, an int seed or a numpy.random.Generator; "
+                        f"got {type(random_state).__name__}: {random_state!r}")
+    if random_state < 0:
+        raise ValueError(f"{name} must be a non-negative int seed; got {name}={random_state!r}")
+    return np.random.default_rng(int(random_state))
+
+
+def as_float_dtype(dtype, name: str = "dtype") -> np.dtype:
+    """``np.dtype(dtype)`` for a floating-point dtype (float32, float64), or raise naming ``name``."""
+    try:
+        out = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{name} must be a floating-point dtype such as np.float64 or np.float32; "
+                        f"got {dtype!r}") from None
+    if out.kind != "f":
+        raise ValueError(f"{name} must be a floating-point dtype such as np.float64 or np.float32; "
+                         f"got {name}={out}")
+    return out
+
+
 def check_square(K, name: str = "K") -> np.ndarray:
     """Return a Gram matrix as a finite square float array, or raise naming its shape."""
     arr = as_real(K, name)
@@ -201,18 +329,29 @@ def check_psd(K, name: str = "K", tol: float | None = None) -> np.ndarray:
     (the rounding of an eigensolver on an ``n x n`` matrix).
     """
     K = check_square(K, name)
+    check_symmetric(K, name)
+    check_eigenvalues_psd(np.linalg.eigvalsh(K), name, tol)
+    return K
+
+
+def check_symmetric(K, name: str = "K") -> None:
+    """Raise unless the square ``K`` is symmetric up to ``1e-10 max(1, max |K|)``."""
     scale = max(1.0, float(np.max(np.abs(K))))
     asym = float(np.max(np.abs(K - K.T)))
     if asym > 1e-10 * scale:
         raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {asym:.3g}")
-    eig = np.linalg.eigvalsh(K)
+
+
+def check_eigenvalues_psd(eigenvalues, name: str = "K", tol: float | None = None) -> None:
+    """Raise the message of :func:`check_psd` when the smallest of the (ascending) eigenvalues
+    of the ``n x n`` matrix ``name`` is below ``-tol`` (default ``1e-10 max(1, max |eigenvalue|) n``)."""
+    eig = np.asarray(eigenvalues)
     if tol is None:
-        tol = 1e-10 * max(1.0, float(np.max(np.abs(eig)))) * K.shape[0]
+        tol = 1e-10 * max(1.0, float(np.max(np.abs(eig)))) * eig.shape[0]
     if eig[0] < -tol:
         raise ValueError(
             f"{name} must be positive semi-definite; its smallest eigenvalue is {eig[0]:.6g} "
             f"< -{tol:.3g} (the tolerance)")
-    return K
 
 
 def gram(kernel, X, Z=None, name: str = "kernel") -> np.ndarray:
