@@ -22,12 +22,14 @@ is imported only then, never with ``import kernelcourse``.
 from __future__ import annotations
 
 import math
+import numbers
 import os
 
 import numpy as np
 
 from kernelcourse._estimator import Regressor, as_real_targets, check_fitted, check_X, check_y_given
-from kernelcourse._validation import (as_targets, check_nonnegative, check_positive, check_positive_int,
+from kernelcourse._validation import (as_2d, as_counts, as_float_dtype, as_real, as_targets, as_vector, check_nonnegative,
+                                      check_nonnegative_int, check_positive, check_positive_int,
                                       check_targets_shape)
 from kernelcourse.random_features import RandomFourierFeatures, _cos_features
 from kernelcourse.ridge import _solve_regularised
@@ -46,11 +48,20 @@ def chunk_moments(X, y, Omega, b, dtype=np.float64):
     The features are made in ``dtype``; the two products are returned in float64
     so that adding many chunks loses no more than one chunk's rounding.
     """
-    X = np.asarray(X, dtype=float)
-    y = np.asarray(y, dtype=float)
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
-        raise ValueError(f"X or y contains NaN or inf in a chunk of {X.shape[0]} rows")
-    dtype = np.dtype(dtype)
+    X, y = as_real(X, "X"), as_real(y, "y")
+    if X.ndim != 2 or 0 in X.shape:
+        raise ValueError(f"X must be a non-empty 2-D chunk of rows (n, d); got shape {X.shape}")
+    check_targets_shape(y.shape, X.shape[0])
+    for name, arr in (("X", X), ("y", y)):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} contains NaN or inf in a chunk of {X.shape[0]} rows")
+    Omega = as_2d(Omega, "Omega")
+    if Omega.shape[1] != X.shape[1]:
+        raise ValueError(f"Omega must have one column per feature of X; got Omega with shape "
+                         f"{Omega.shape} and X with shape {X.shape}")
+    if b is not None:
+        b = as_vector(b, "b", Omega.shape[0], f"(one offset per row of Omega, shape {Omega.shape})")
+    dtype = as_float_dtype(dtype)
     D = Omega.shape[0] if b is not None else 2 * Omega.shape[0]
     Phi = np.empty((X.shape[0], D), dtype=dtype)
     _cos_features(X, Omega, b, dtype.type(math.sqrt(2.0 / D)), Phi, n_threads=1)
@@ -61,9 +72,29 @@ def chunk_moments(X, y, Omega, b, dtype=np.float64):
 
 def add_moments(*parts):
     """Add partial sums ``(A, c)``: the reduction step of the chunked fit."""
-    A = parts[0][0].copy()
-    c = parts[0][1].copy()
-    for a, v in parts[1:]:
+    if not parts:
+        raise TypeError("add_moments needs at least one part (A, c)")
+    checked = []
+    for i, part in enumerate(parts):
+        if not isinstance(part, (tuple, list)) or len(part) != 2:
+            raise TypeError(f"each part must be a pair (A, c); part {i} is {type(part).__name__}")
+        a, v = as_real(part[0], "A"), as_real(part[1], "c")
+        D = a.shape[0] if a.ndim == 2 else -1
+        if a.ndim != 2 or a.shape != (D, D) or D == 0:
+            raise ValueError(f"A must be a square (D, D) matrix Phi^T Phi; got A with shape {a.shape} in part {i}")
+        if v.shape != (D,):
+            raise ValueError(f"c must have shape ({D},) to match A with shape {a.shape}; got c with shape "
+                             f"{v.shape} in part {i}")
+        if checked and a.shape != checked[0][0].shape:
+            raise ValueError(f"the parts must have the same D: A with shape {a.shape} in part {i}, "
+                             f"{checked[0][0].shape} in part 0")
+        for name, arr in (("A", a), ("c", v)):
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(f"{name} contains NaN or inf in part {i}")
+        checked.append((a, v))
+    A = checked[0][0].copy()
+    c = checked[0][1].copy()
+    for a, v in checked[1:]:
         A += a
         c += v
     return A, c
@@ -153,6 +184,7 @@ class RFFRidge(Regressor):
         check_y_given(self, y)
         lam = check_nonnegative(self.lam, "lam")
         chunk = check_positive_int(self.chunk_size, "chunk_size")
+        as_float_dtype(self.dtype)
         if is_dask_array(X):
             A, c = self._dask_moments(X, y, chunk)
         else:
@@ -240,7 +272,12 @@ def rmse_against_n(n_values, n_exact_max=4000, n_test=2000, d=10, gamma=0.1,
     from kernelcourse.kernels import RBF
     from kernelcourse.ridge import KernelRidge
 
-    n_values = [check_positive_int(n, "n") for n in n_values]
+    n_values = as_counts(n_values, "n_values")
+    n_exact_max = check_nonnegative_int(n_exact_max, "n_exact_max")
+    as_float_dtype(dtype)
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral) or random_state < 0:
+        raise TypeError(f"random_state must be a non-negative int seed here (the test set uses "
+                        f"random_state + 1); got {type(random_state).__name__}: {random_state!r}")
     X_test, y_test = smooth_regression(check_positive_int(n_test, "n_test"), d, noise=0.0,
                                        random_state=random_state + 1)
     rmse = lambda p: float(np.sqrt(np.mean((p - y_test) ** 2)))

@@ -378,9 +378,12 @@ def smooth_regression_dask(n: int = 1_000_000, d: int = 10, chunk_size: int = 50
     n = check_positive_int(n, "n")
     d = check_positive_int(d, "d")
     chunk_size = check_positive_int(chunk_size, "chunk_size")
+    noise = check_nonnegative(noise, "noise")
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral):
         raise TypeError(f"random_state must be an int seed here (one stream per chunk); "
                         f"got {type(random_state).__name__}: {random_state!r}")
+    if random_state < 0:
+        raise ValueError(f"random_state must be a non-negative int seed; got {random_state!r}")
     Xs, ys = [], []
     for i, start in enumerate(range(0, n, chunk_size)):
         rows = min(chunk_size, n - start)

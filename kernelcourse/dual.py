@@ -27,8 +27,8 @@ import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 
-from kernelcourse._validation import (as_2d, as_labels, as_targets, check_positive, check_positive_int,
-                                      check_square, as_finite, gram)
+from kernelcourse._validation import (as_2d, as_labels, as_targets, as_vector, check_nonnegative, check_positive,
+                                      check_positive_int, check_psd, check_square, check_symmetric, as_finite, gram)
 from kernelcourse.kernels import as_kernel
 from kernelcourse.features import feature_dim_homogeneous
 
@@ -181,7 +181,8 @@ def map_linear_dual(K, y, sigma, lam):
     Raises
     ------
     ValueError
-        If ``K + sigma^2/lambda^2 I`` is not positive definite (``K`` is no PSD matrix).
+        If ``K`` is not symmetric positive semi-definite (its smallest eigenvalue below
+        ``-1e-10 max(1, max |eigenvalue|) n``), checked before the solve.
 
     Examples
     --------
@@ -191,13 +192,21 @@ def map_linear_dual(K, y, sigma, lam):
     """
     K = check_square(K)
     y = as_targets(y, K.shape[0])
-    A = K + ridge_ratio(sigma, lam) * np.eye(K.shape[0])
+    ratio = ridge_ratio(sigma, lam)
+    check_symmetric(K, "K")
+    smallest = np.linalg.eigvalsh((K + K.T) / 2)
+    tol = 1e-10 * max(1.0, float(np.max(np.abs(smallest)))) * K.shape[0]
+    if smallest[0] < -tol:
+        raise ValueError(
+            "K must be positive semi-definite: K is not a PSD Gram matrix "
+            f"(smallest eigenvalue {smallest[0]:.3g} < -{tol:.3g}, the tolerance)")
+    A = K + ratio * np.eye(K.shape[0])
     try:
         factor = cho_factor(A)
     except np.linalg.LinAlgError:
         raise ValueError(
             "K + sigma^2/lam^2 I is not positive definite: K is not a PSD Gram matrix "
-            f"(smallest eigenvalue {np.linalg.eigvalsh((K + K.T) / 2)[0]:.3g})") from None
+            f"(smallest eigenvalue {smallest[0]:.3g})") from None
     return cho_solve(factor, y)
 
 
@@ -519,9 +528,10 @@ def map_hinge_dual(K, y, lam, tol=1e-10, max_sweeps=10_000):
     RuntimeError
         If ``max_sweeps`` sweeps do not reach ``tol``.
     """
-    K = check_square(K)
+    K = check_psd(K, "K")              # the dual is concave, and coordinate ascent converges, for a PSD K
     y = as_labels(y, K.shape[0])
     C = check_positive(lam, "lam") ** 2
+    tol = check_positive(tol, "tol")
     max_sweeps = check_positive_int(max_sweeps, "max_sweeps")
     Q = (y[:, None] * y[None, :]) * K
     a = np.zeros(K.shape[0])
@@ -546,7 +556,6 @@ def map_hinge_dual(K, y, lam, tol=1e-10, max_sweeps=10_000):
 
 def alpha_sparsity(alpha, atol=0.0):
     """Fraction of dual coefficients with ``|alpha_i| <= atol`` (exact zeros by default)."""
-    alpha = np.asarray(alpha, dtype=float)
-    if alpha.ndim != 1 or alpha.size == 0:
-        raise ValueError(f"alpha must be a non-empty 1-D array; got shape {alpha.shape}")
+    alpha = as_vector(alpha, "alpha")
+    atol = check_nonnegative(atol, "atol")
     return float(np.mean(np.abs(alpha) <= atol))

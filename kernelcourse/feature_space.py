@@ -26,7 +26,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from ._estimator import (Classifier, check_array_input, check_fitted, check_n_features, check_X,
                          decode_binary_labels, default_kernel, encode_binary_labels)
-from ._validation import as_2d, as_finite, as_labels, as_real, check_psd, check_square, gram
+from ._validation import (as_2d, as_finite, as_labels, as_real, as_vector, check_finite_real, check_psd,
+                          check_square, gram)
 
 __all__ = [
     "weight_norm_squared",
@@ -112,8 +113,8 @@ def normalize_kernel_rows(K_new, diag_new, diag_train) -> np.ndarray:
     """
     K_new = as_2d(K_new, "K_new")
     p, m = K_new.shape
-    diag_new = _positive_diagonal(np.reshape(diag_new, -1), "diag_new")
-    diag_train = _positive_diagonal(np.reshape(diag_train, -1), "diag_train")
+    diag_new = _positive_diagonal(as_vector(diag_new, "diag_new"), "diag_new")
+    diag_train = _positive_diagonal(as_vector(diag_train, "diag_train"), "diag_train")
     if diag_new.shape != (p,) or diag_train.shape != (m,):
         raise ValueError(f"K_new has shape {K_new.shape} but diag_new has {diag_new.shape[0]} "
                          f"entries and diag_train {diag_train.shape[0]}")
@@ -227,11 +228,11 @@ class GramCenterer(TransformerMixin, BaseEstimator):
         ``m``, the number of training points (the columns of ``K``).
     """
 
-    def _fit_matrix(self, K):
-        K = _as_float_matrix(check_array_input(K, "K"), "K")
+    def _fit_matrix(self, K, name="K"):
+        K = _as_float_matrix(check_array_input(K, name), name)
         if K.shape[0] != K.shape[1]:
             bad = "" if np.all(np.isfinite(K)) else " that contains NaN or inf"
-            raise ValueError(f"K must be a square (n, n) Gram matrix; got shape {K.shape}{bad}")
+            raise ValueError(f"{name} must be a square (n, n) Gram matrix; got shape {K.shape}{bad}")
         self.n_features_in_ = K.shape[1]
         return K
 
@@ -240,10 +241,13 @@ class GramCenterer(TransformerMixin, BaseEstimator):
 
         ``y`` is not used; it is accepted so that the centerer fits in a ``Pipeline``.
         """
-        K = self._fit_matrix(K)
+        return self._fit(K, "K")
+
+    def _fit(self, K, name):
+        K = self._fit_matrix(K, name)
         m = K.shape[0]
         column_means = np.ones(m) @ K / m        # one BLAS pass over K
-        _check_finite_means(column_means, K, "K")
+        _check_finite_means(column_means, K, name)
         self.column_means_ = column_means
         self.grand_mean_ = float(column_means.sum() / m)
         return self
@@ -298,7 +302,7 @@ def center_gram(K) -> np.ndarray:
 
 def center_kernel_rows(K_new, K_train) -> np.ndarray:
     """Centre new points' kernel rows ``K_new[a, i] = k(x_a, x_i)`` with the training statistics."""
-    return GramCenterer().fit(K_train).transform(K_new)
+    return GramCenterer()._fit(K_train, "K_train").transform(K_new)
 
 
 # ---------------------------------------------------------------- centre-of-mass classifier
@@ -332,6 +336,7 @@ def centre_of_mass_scores(K_new, y, b: float) -> np.ndarray:
     """
     K_new = as_2d(K_new, "K_new")
     y = as_labels(y, K_new.shape[1], name="y")
+    b = check_finite_real(b, "b")
     pos, neg = _class_masks(y)
     return K_new[:, pos].mean(axis=1) - K_new[:, neg].mean(axis=1) - b
 
@@ -413,7 +418,7 @@ def squared_distances_to_mean(K_new, diag_new, K_train) -> np.ndarray:
     K_train = check_square(K_train, "K_train")
     K_new = as_2d(K_new, "K_new")
     m = K_train.shape[0]
-    diag_new = np.reshape(np.asarray(diag_new, dtype=float), -1)
+    diag_new = as_vector(diag_new, "diag_new")
     if K_new.shape[1] != m or diag_new.shape[0] != K_new.shape[0]:
         raise ValueError(f"K_new must have shape (p, {m}) and diag_new (p,); got K_new "
                          f"{K_new.shape} and diag_new {diag_new.shape}")

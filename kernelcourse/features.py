@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from ._validation import as_2d, as_pair, check_nonnegative, check_positive, check_positive_int
+from ._validation import as_2d, as_counts, as_pair, as_rng, check_nonnegative, check_positive, check_positive_int
 
 __all__ = [
     "all_subsets_map", "all_subsets_inner_products", "polynomial_map", "homogeneous_polynomial_map", "quadratic_map",
@@ -56,13 +56,13 @@ def feature_dim_all_subsets(d):
 
 def feature_dim_polynomial(d, p):
     """Number of monomials of degree ``<= p`` in ``d`` variables: ``C(d + p, p)``."""
-    d, p = check_positive_int(d, "d"), check_positive_int(p, "degree")
+    d, p = check_positive_int(d, "d"), check_positive_int(p, "p")
     return math.comb(d + p, p)
 
 
 def feature_dim_homogeneous(d, p):
     """Number of monomials of degree exactly ``p`` in ``d`` variables: ``C(d + p - 1, p)``."""
-    d, p = check_positive_int(d, "d"), check_positive_int(p, "degree")
+    d, p = check_positive_int(d, "d"), check_positive_int(p, "p")
     return math.comb(d + p - 1, p)
 
 
@@ -251,9 +251,9 @@ def time_all_subsets(ds, n=50, repeat=3, random_state=0):
         ``'d'``, ``'dim'`` (``2^d``), ``'map_seconds'``, ``'kernel_seconds'``
         and ``'max_abs_diff'`` (between the two Gram matrices).
     """
-    ds = [check_positive_int(d, "d") for d in ds]
+    ds = as_counts(ds, "ds")
     n, repeat = check_positive_int(n, "n"), check_positive_int(repeat, "repeat")
-    rng = np.random.default_rng(random_state)
+    rng = as_rng(random_state)
     out = {key: [] for key in ("d", "dim", "map_seconds", "kernel_seconds", "max_abs_diff")}
     for d in ds:
         X = rng.uniform(-1.0, 1.0, size=(n, d))

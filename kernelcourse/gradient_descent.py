@@ -41,7 +41,8 @@ import numpy as np
 from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
                                      default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
-from kernelcourse._validation import as_2d, as_finite, as_targets, check_positive, check_square, gram
+from kernelcourse._validation import (as_2d, as_finite, as_real, as_targets, check_eigenvalues_psd, check_positive,
+                                      check_square, check_symmetric, gram)
 from kernelcourse.kernels import as_kernel
 
 __all__ = [
@@ -165,7 +166,8 @@ def kernel_gd_step(K, y, alpha, step):
     array([ 0.2, -0.2])
     """
     step = _check_step(step)
-    return np.asarray(alpha, dtype=float) - step * dual_gradient(K, y, alpha)
+    gradient = dual_gradient(K, y, alpha)          # checks K, y and alpha
+    return as_real(alpha, "alpha") - step * gradient
 
 
 def primal_gd_step(Phi, y, w, step):
@@ -211,7 +213,10 @@ def largest_stable_step(K):
     float
     """
     K = check_square(K)
-    lam_max = float(np.linalg.eigvalsh((K + K.T) / 2.0)[-1])
+    check_symmetric(K, "K")
+    eigenvalues = np.linalg.eigvalsh((K + K.T) / 2.0)
+    check_eigenvalues_psd(eigenvalues, "K")
+    lam_max = float(eigenvalues[-1])
     if lam_max <= 0:
         raise ValueError(f"K has no positive eigenvalue (largest {lam_max:.3g}); no step makes progress")
     return 1.0 / lam_max
@@ -372,7 +377,7 @@ def w_from_alpha(Phi, alpha):
     ndarray of shape (D,) or (T, D)
     """
     Phi = as_2d(Phi, "Phi")
-    alpha = np.asarray(alpha, dtype=float)
+    alpha = as_finite(alpha, "alpha")
     if alpha.ndim not in (1, 2) or alpha.shape[-1] != Phi.shape[0]:
         raise ValueError(
             f"alpha must have shape ({Phi.shape[0]},) or (T, {Phi.shape[0]}) to match Phi with shape "

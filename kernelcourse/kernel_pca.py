@@ -26,7 +26,7 @@ from scipy import linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from kernelcourse._estimator import check_fitted, check_X, default_kernel
-from kernelcourse._validation import check_positive_int, gram
+from kernelcourse._validation import as_2d, check_positive_int, gram
 from kernelcourse.feature_space import GramCenterer
 
 __all__ = ["KernelPCA", "explained_variance_ratio", "fix_signs"]
@@ -37,7 +37,7 @@ EIG_TOL = 1e-12
 
 def fix_signs(U) -> np.ndarray:
     """Flip each column of ``U`` so that its entry of largest magnitude is positive."""
-    U = np.array(U, dtype=float)
+    U = np.array(as_2d(U, "U"))
     top = np.argmax(np.abs(U), axis=0)
     signs = np.sign(U[top, np.arange(U.shape[1])])
     signs[signs == 0] = 1.0

@@ -27,7 +27,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from kernelcourse._estimator import check_fitted, check_X, default_kernel
-from kernelcourse._validation import as_2d, check_positive_int, check_square, gram
+from kernelcourse._validation import (as_2d, as_counts, as_real, check_eigenvalues_psd, check_finite_real,
+                                      check_positive_int, check_square, check_symmetric, gram)
 from kernelcourse.random_features import _rng
 
 __all__ = ["Nystroem", "inverse_sqrt_psd", "nystroem_features", "approximation_error",
@@ -44,12 +45,22 @@ def inverse_sqrt_psd(K, rcond: float = RCOND):
     eigenvalues ``s_r > rcond * max(s)``; ``R K R`` is the projection onto the
     range of ``K`` (the identity when ``K`` is invertible).
     """
-    K = check_square(K, "K_mm")
+    return _inverse_sqrt_psd(K, rcond, "K")
+
+
+def _inverse_sqrt_psd(K, rcond, name):
+    K = check_square(K, name)
+    rcond = check_finite_real(rcond, "rcond")
+    if not 0 <= rcond < 1:
+        raise ValueError(f"rcond must lie in [0, 1) (eigenvalues below rcond times the largest count "
+                         f"as zero); got rcond={rcond!r}")
+    check_symmetric(K, name)
     s, U = np.linalg.eigh((K + K.T) / 2.0)
     top = s[-1] if s.size else 0.0
     if not top > 0:
-        raise ValueError(f"K_mm has no positive eigenvalue (largest {top!r}): the landmarks' "
+        raise ValueError(f"{name} has no positive eigenvalue (largest {top!r}): the landmarks' "
                          f"kernel matrix is zero or not positive semi-definite")
+    check_eigenvalues_psd(s, name)
     keep = s > rcond * top
     Ur = U[:, keep]
     return (Ur / np.sqrt(s[keep])) @ Ur.T, int(keep.sum())
@@ -70,7 +81,7 @@ def nystroem_features(K_nm, K_mm, rcond: float = RCOND) -> np.ndarray:
     if K_nm.shape[1] != K_mm.shape[0]:
         raise ValueError(f"K_nm must have one column per landmark; got K_nm with shape {K_nm.shape} "
                          f"and K_mm with shape {K_mm.shape}")
-    R, _ = inverse_sqrt_psd(K_mm, rcond)
+    R, _ = _inverse_sqrt_psd(K_mm, rcond, "K_mm")
     return K_nm @ R
 
 
@@ -136,7 +147,8 @@ class Nystroem(TransformerMixin, BaseEstimator):
         idx = rng.permutation(n)[:m] if m < n else np.arange(n)
         self.component_indices_ = idx
         self.components_ = X[idx]
-        self.normalization_, self.rank_ = inverse_sqrt_psd(kernel(self.components_))
+        self.normalization_, self.rank_ = _inverse_sqrt_psd(gram(kernel, self.components_), RCOND,
+                                                            "kernel(landmarks)")
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -154,6 +166,17 @@ def rbf_gram_spectrum(X, gamma):
 
     K = RBF(gamma)(as_2d(X, "X"))
     return K, np.clip(np.linalg.eigvalsh(K)[::-1], 0.0, None)
+
+
+def _check_gram_spectrum(gram_spectrum, n):
+    if not isinstance(gram_spectrum, (tuple, list)) or len(gram_spectrum) != 2:
+        raise TypeError(f"gram_spectrum must be the pair (K, spectrum) from rbf_gram_spectrum(X, gamma); "
+                        f"got {type(gram_spectrum).__name__}")
+    K, spectrum = as_real(gram_spectrum[0], "gram_spectrum"), as_real(gram_spectrum[1], "gram_spectrum")
+    if K.shape != (n, n) or spectrum.shape != (n,):
+        raise ValueError(f"gram_spectrum must hold K of shape ({n}, {n}) and its {n} eigenvalues for X's "
+                         f"{n} rows; got shapes {K.shape} and {spectrum.shape}")
+    return K, spectrum
 
 
 def errors_against_components(X, gamma, components, random_state=0, gram_spectrum=None):
@@ -178,12 +201,13 @@ def errors_against_components(X, gamma, components, random_state=0, gram_spectru
     from kernelcourse.random_features import RandomFourierFeatures
 
     X = as_2d(X, "X")
-    components = np.array([check_positive_int(m, "components") for m in components])
+    components = np.array(as_counts(components, "components"))
     if components.max() > X.shape[0]:
         raise ValueError(f"every number of components must be at most n = {X.shape[0]}; "
                          f"got {components.tolist()}")
     kernel = RBF(gamma)
-    K, spectrum = rbf_gram_spectrum(X, gamma) if gram_spectrum is None else gram_spectrum
+    K, spectrum = (rbf_gram_spectrum(X, gamma) if gram_spectrum is None
+                   else _check_gram_spectrum(gram_spectrum, X.shape[0]))
     norm = np.linalg.norm(K)
     tail = np.sqrt(np.cumsum((spectrum ** 2)[::-1])[::-1])          # tail[m] = sqrt(sum_{i>=m} s_i^2)
     rng = _rng(random_state)

@@ -24,7 +24,8 @@ import numpy as np
 
 from ._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
                          encode_binary_labels)
-from ._validation import as_2d, as_finite, as_labels, check_positive_int, check_psd, check_square, gram
+from ._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_finite_real, check_nonnegative,
+                          check_positive_int, check_psd, check_square, gram)
 
 __all__ = [
     "feature_radius",
@@ -59,7 +60,7 @@ def margin_of(projections, y) -> float:
 
     ``w*`` must have unit norm for ``gamma`` to be the geometric margin.
     """
-    s = np.asarray(projections, dtype=float).reshape(-1)
+    s = as_vector(projections, "projections")
     y = as_labels(y, s.shape[0])
     return float(np.min(y * s))
 
@@ -74,12 +75,11 @@ def novikoff_bound(R: float, gamma: float) -> float:
     gamma : float > 0
         Margin of a unit-norm separator: ``y_i <w*, phi(x_i)> >= gamma`` for all i.
     """
-    if not gamma > 0:
+    R = check_nonnegative(R, "R")
+    if not check_finite_real(gamma, "gamma") > 0:
         raise ValueError(f"Novikoff's bound needs a positive margin; got gamma={gamma!r} "
                          f"(the data are not separated by the given w*)")
-    if not R >= 0:
-        raise ValueError(f"R must be non-negative; got R={R!r}")
-    return float(R) ** 2 / float(gamma) ** 2
+    return R ** 2 / float(gamma) ** 2
 
 
 @dataclass
@@ -141,9 +141,10 @@ class PerceptronRun:
 def _epoch_orders(m, max_epochs, order, random_state):
     if order is not None:
         order = np.asarray(order)
-        if sorted(order.tolist()) != list(range(m)):
-            raise ValueError(f"order must be a permutation of range({m}); got {order[:10].tolist()}...")
-    rng = None if random_state is None else np.random.default_rng(random_state)
+        if order.dtype.kind not in "iu" or order.ndim != 1 or sorted(order.tolist()) != list(range(m)):
+            raise ValueError(f"order must be a permutation of range({m}), as integers; got dtype "
+                             f"{order.dtype} and shape {order.shape}: {order.ravel()[:10].tolist()}...")
+    rng = None if random_state is None else as_rng(random_state)
     for _ in range(max_epochs):
         if rng is not None:
             yield rng.permutation(m)
@@ -184,7 +185,7 @@ def dual_perceptron(K, y, max_epochs: int = 1000, order=None, random_state=None,
     max_epochs = check_positive_int(max_epochs, "max_epochs")
     s = None
     if w_star_projections is not None:
-        s = np.asarray(w_star_projections, dtype=float).reshape(-1)
+        s = as_finite(w_star_projections, "w_star_projections")
         if s.shape != (m,):
             raise ValueError(f"w_star_projections must have shape ({m},); got {s.shape}")
     alpha = np.zeros(m)

@@ -35,7 +35,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from kernelcourse._estimator import check_fitted, check_X
-from kernelcourse._validation import as_2d, as_finite, check_positive, check_positive_int
+from kernelcourse._validation import (as_2d, as_counts, as_finite, as_float_dtype, as_real, as_vector, check_positive,
+                                      check_positive_int, check_unit_interval)
 
 __all__ = [
     "RandomFourierFeatures",
@@ -72,7 +73,7 @@ def _rng(random_state) -> np.random.Generator:
 
 def _vector(x, name: str) -> np.ndarray:
     """Return a finite 1-D float vector, or raise naming its shape."""
-    arr = np.asarray(x, dtype=float)
+    arr = as_real(x, name)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D vector; got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
@@ -188,7 +189,7 @@ def fourier_features(X, Omega, b=None, dtype=np.float64) -> np.ndarray:
         if b.shape[0] != Omega.shape[0]:
             raise ValueError(f"b must hold one offset per row of Omega; got b with shape "
                              f"{b.shape} and Omega with shape {Omega.shape}")
-    dtype = np.dtype(dtype)
+    dtype = as_float_dtype(dtype)
     D = Omega.shape[0] * (1 if b is not None else 2)
     out = np.empty((X.shape[0], D), dtype=dtype)
     return _cos_features(X, Omega, b, dtype.type(math.sqrt(2.0 / D)), out, n_threads=1)
@@ -254,6 +255,9 @@ class RandomFourierFeatures(TransformerMixin, BaseEstimator):
         """
         gamma = check_positive(self.gamma, "gamma")
         D = _check_width(self.n_components, self.paired)
+        as_float_dtype(self.dtype)
+        if self.n_threads is not None:
+            check_positive_int(self.n_threads, "n_threads")
         X = check_X(self, X, reset=True)
         rng = _rng(self.random_state)
         m = D // 2 if self.paired else D
@@ -294,9 +298,14 @@ def single_sample_estimate(x, y, w, b) -> np.ndarray:
         Its mean over ``w ~ N(0, 2 gamma I)``, ``b ~ U[0, 2 pi]`` is ``exp(-gamma ||x - y||^2)``.
     """
     x, y = _same_length(x, y)
-    w = np.asarray(w, dtype=float)
-    if w.shape[-1] != x.shape[0]:
-        raise ValueError(f"w must have length {x.shape[0]} like x; got w with shape {w.shape}")
+    w = as_finite(w, "w")
+    if w.ndim not in (1, 2) or w.shape[-1] != x.shape[0]:
+        raise ValueError(f"w must have shape ({x.shape[0]},) or (m, {x.shape[0]}) like x; "
+                         f"got w with shape {w.shape}")
+    b = as_finite(b, "b")
+    if b.ndim != 0 and b.shape != w.shape[:-1]:
+        raise ValueError(f"b must be one offset per row of w, shape {w.shape[:-1]}, or a number; "
+                         f"got b with shape {b.shape} for w with shape {w.shape}")
     return 2.0 * np.cos(w @ x + b) * np.cos(w @ y + b)
 
 
@@ -313,6 +322,7 @@ def monte_carlo_kernel(x, y, gamma, n_samples=1_000_000, random_state=None, chun
     x, y = _same_length(x, y)
     gamma = check_positive(gamma, "gamma")
     n_samples = check_positive_int(n_samples, "n_samples")
+    chunk = check_positive_int(chunk, "chunk")
     rng = _rng(random_state)
     total = total_sq = 0.0
     for start in range(0, n_samples, chunk):
@@ -358,13 +368,19 @@ def hoeffding_bound(n_components, a, paired=False):
     The paired map averages ``D / 2`` terms in ``[-1, 1]``: ``2 exp(-D a^2 / 4)``.
     The value is returned as the formula gives it (above 1 it says nothing).
     """
-    D = np.asarray(n_components, dtype=float)
-    a = np.asarray(a, dtype=float)
-    if np.any(D <= 0):
-        raise ValueError(f"n_components must be positive; got {n_components}")
+    D = _widths(n_components)
+    a = as_finite(a, "a")
     if np.any(a < 0):
         raise ValueError(f"the error level a must be non-negative; got a={a}")
     return 2.0 * np.exp(-D * a**2 / (4.0 if paired else 8.0))
+
+
+def _widths(n_components):
+    """``n_components`` (a number or an array of them) as finite positive floats."""
+    D = as_finite(n_components, "n_components")
+    if np.any(D <= 0):
+        raise ValueError(f"n_components must be positive; got {n_components}")
+    return D
 
 
 def features_needed(a, delta, paired=False) -> int:
@@ -413,8 +429,8 @@ def approximation_errors(x, y, gamma, n_components, n_draws=1000, paired=False,
 
 def error_frequency(errors, a):
     """The observed frequency of ``error >= a`` (for each ``a`` when ``a`` is an array)."""
-    errors = np.asarray(errors, dtype=float)
-    a = np.asarray(a, dtype=float)
+    errors = as_vector(errors, "errors")
+    a = as_finite(a, "a")
     return (errors[None, :] >= a.reshape(-1, 1)).mean(axis=1).reshape(a.shape)
 
 
@@ -426,6 +442,7 @@ def max_error_over_points(X, gamma, n_components_list, paired=False, random_stat
     """
     X = as_2d(X, "X")
     K = rbf_gram(X, gamma=gamma)
+    n_components_list = as_counts(n_components_list, "n_components_list")
     rng = _rng(random_state)
     out = []
     for D in n_components_list:
@@ -448,7 +465,7 @@ def union_error_level(n_components, n_pairs, delta=0.05, paired=False):
     ``a = sqrt(8 ln(2 n_pairs / delta) / D)`` (4 instead of 8 when paired).
     """
     n_pairs = check_positive_int(n_pairs, "n_pairs")
-    delta = check_positive(delta, "delta")
-    D = np.asarray(n_components, dtype=float)
+    delta = check_unit_interval(delta, "delta")
+    D = _widths(n_components)
     c = 4.0 if paired else 8.0
     return np.sqrt(c * np.log(2.0 * n_pairs / delta) / D)

@@ -33,12 +33,14 @@ from ._estimator import Regressor, check_fitted, check_X, check_y_given
 __all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]
 
 
-def _solve_regularised(A, b, lam: float, name: str) -> np.ndarray:
+def _solve_regularised(A, b, lam: float, name: str, original=None) -> np.ndarray:
     """Solve ``(A + lam I) x = b`` for a symmetric PSD ``A`` that the caller owns.
 
     ``A`` is overwritten (its diagonal is shifted and the factor is written in
     place), so callers pass their own copy. ``lam = 0`` uses the minimum-norm
-    least-squares solution, i.e. the pseudo-inverse.
+    least-squares solution, i.e. the pseudo-inverse. When the factorisation fails,
+    the error gives the smallest eigenvalue of ``original()`` (the matrix before it
+    was overwritten), if the caller can give it again.
     """
     if lam == 0.0:
         # lam -> 0: least squares through the pseudo-inverse; lstsq with the
@@ -52,10 +54,15 @@ def _solve_regularised(A, b, lam: float, name: str) -> np.ndarray:
     try:
         factor = linalg.cho_factor(A, lower=True, overwrite_a=True, check_finite=False)
     except linalg.LinAlgError:
+        smallest = ""
+        if original is not None:
+            M = original()
+            smallest = (f"; the smallest eigenvalue of {name} is "
+                        f"{float(np.linalg.eigvalsh((M + M.T) / 2.0)[0]):.6g}")
         raise ValueError(
             f"{name} + lam I is not positive definite (lam={lam!r}): the matrix is not a valid "
             f"kernel matrix, or lam is too small against its round-off; check that {name} is "
-            f"symmetric positive semi-definite, raise lam, or use lam=0 for the pseudo-inverse"
+            f"symmetric positive semi-definite, raise lam, or use lam=0 for the pseudo-inverse{smallest}"
         ) from None
     return linalg.cho_solve(factor, b, overwrite_b=False, check_finite=False)
 
@@ -126,7 +133,7 @@ def dual_ridge(K, y, lam: float) -> np.ndarray:
     K = check_square(K, "K")
     y = as_targets(y, K.shape[0], allow_2d=True)
     lam = check_nonnegative(lam, "lam")
-    return _solve_regularised(K.copy(), y, lam, "K")
+    return _solve_regularised(K.copy(), y, lam, "K", original=lambda: K)
 
 
 def ridge_predict_dual(K_new, alpha) -> np.ndarray:
@@ -191,11 +198,12 @@ class KernelRidge(Regressor):
         check_y_given(self, y)
         y = as_targets(y, X.shape[0], allow_2d=True)
         lam = check_nonnegative(self.lam, "lam")
-        K = gram(self._kernel(X.shape[1]), X)
+        kernel = self._kernel(X.shape[1])
+        K = gram(kernel, X)
         if not K.flags.writeable or np.shares_memory(K, X):
             K = K.copy()
         # K is our own array: the solve may overwrite it.
-        self.dual_coef_ = _solve_regularised(K, y, lam, "K")
+        self.dual_coef_ = _solve_regularised(K, y, lam, "K", original=lambda: gram(kernel, X))
         self.X_fit_ = X.copy()
         return self
 

@@ -16,7 +16,8 @@ import tracemalloc
 
 import numpy as np
 
-from kernelcourse._validation import check_positive, check_positive_int
+from kernelcourse._validation import (as_counts, as_finite, as_rng, check_nonnegative, check_positive,
+                                      check_positive_int)
 
 __all__ = ["power_law_exponent", "measure_exact"]
 
@@ -28,8 +29,8 @@ def power_law_exponent(n, cost):
     ----------
     n, cost : arrays of the same length (at least 2), all entries positive.
     """
-    n = np.asarray(n, dtype=float)
-    cost = np.asarray(cost, dtype=float)
+    n = as_finite(n, "n")
+    cost = as_finite(cost, "cost")
     if n.ndim != 1 or n.shape != cost.shape or n.size < 2:
         raise ValueError(f"n and cost must be 1-D of the same length, at least 2; got shapes "
                          f"{n.shape} and {cost.shape}")
@@ -67,10 +68,12 @@ def measure_exact(n_values, d: int = 10, gamma: float = 0.1, lam: float = 1.0, r
     from kernelcourse.kernels import RBF
     from kernelcourse.ridge import dual_ridge
 
-    n_values = [check_positive_int(n, "n") for n in n_values]
+    n_values = as_counts(n_values, "n_values")
     d = check_positive_int(d, "d")
     kernel = RBF(check_positive(gamma, "gamma"))
-    rng = np.random.default_rng(random_state)
+    lam = check_nonnegative(lam, "lam")
+    repeat = check_positive_int(repeat, "repeat")
+    rng = as_rng(random_state)
     out = {"n": np.array(n_values), "gram_seconds": [], "gram_bytes": [], "solve_seconds": []}
     X0 = rng.standard_normal((200, d))          # warm-up: first calls load code and start threads
     dual_ridge(kernel(X0), X0[:, 0], lam)

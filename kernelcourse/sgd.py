@@ -37,6 +37,7 @@ Losses, with ``z = w . phi(x)`` and labels ``y``:
 from __future__ import annotations
 
 import math
+import numbers
 import operator
 import time
 import tracemalloc
@@ -45,8 +46,9 @@ import numpy as np
 
 from kernelcourse._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                                      decode_binary_labels, default_kernel, encode_binary_labels)
-from kernelcourse._validation import as_2d, as_labels, check_positive, check_positive_int, check_square
-from kernelcourse.kernels import RBF, Kernel
+from kernelcourse._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_callable, check_finite_real,
+                                      check_positive, check_positive_int, check_square)
+from kernelcourse.kernels import RBF, Kernel, as_kernel
 from kernelcourse.random_features import RandomFourierFeatures, _rng
 
 __all__ = [
@@ -76,8 +78,7 @@ _DESCRIPTIONS = {
 
 # ----------------------------------------------------------------------------- losses
 
-def logistic_derivative(z: float, y: float) -> float:
-    """``d/dz log(1 + exp(-y z)) = -y / (1 + exp(y z))``, written so no exp overflows."""
+def _logistic_derivative(z, y):
     m = y * z
     if m > 0:
         e = math.exp(-m)
@@ -85,12 +86,22 @@ def logistic_derivative(z: float, y: float) -> float:
     return -y / (1.0 + math.exp(m))
 
 
-def squared_derivative(z: float, y: float) -> float:
-    """``d/dz (z - y)^2 / 2 = z - y``."""
+def _squared_derivative(z, y):
     return z - y
 
 
-_LOSSES = {"logistic": logistic_derivative, "squared": squared_derivative}
+def logistic_derivative(z: float, y: float) -> float:
+    """``d/dz log(1 + exp(-y z)) = -y / (1 + exp(y z))``, written so no exp overflows."""
+    return _logistic_derivative(check_finite_real(z, "z"), check_finite_real(y, "y"))
+
+
+def squared_derivative(z: float, y: float) -> float:
+    """``d/dz (z - y)^2 / 2 = z - y``."""
+    return _squared_derivative(check_finite_real(z, "z"), check_finite_real(y, "y"))
+
+
+# the SGD loops call these unchecked versions: their margins and labels are checked once, up front
+_LOSSES = {"logistic": _logistic_derivative, "squared": _squared_derivative}
 
 
 def _loss(loss):
@@ -136,12 +147,17 @@ def dual_sgd_step(u, i, k_row, y_i, alpha=0.1, loss="logistic") -> np.ndarray:
     ``k_row`` is ``(K(x_i, x_1), ..., K(x_i, x_n))``, so ``k_row . u = w . phi(x_i)``.
     Returns a new vector; ``u`` is not modified.
     """
-    u = np.array(u, dtype=float)
-    k_row = np.asarray(k_row, dtype=float)
-    if k_row.shape != u.shape or u.ndim != 1:
-        raise ValueError(f"k_row and u must be vectors of the same length; got shapes "
+    u = np.array(as_finite(u, "u"))
+    k_row = as_finite(k_row, "k_row")
+    if k_row.shape != u.shape or u.ndim != 1 or u.size == 0:
+        raise ValueError(f"k_row and u must be vectors of the same length (at least 1); got shapes "
                          f"{k_row.shape} and {u.shape}")
-    u[i] -= alpha * _loss(loss)(float(k_row @ u), float(y_i))
+    if isinstance(i, bool) or not isinstance(i, numbers.Integral) or not 0 <= i < u.shape[0]:
+        raise ValueError(f"i must be an integer index in [0, {u.shape[0] - 1}] (u has {u.shape[0]} "
+                         f"entries); got i={i!r}")
+    y_i = check_finite_real(y_i, "y_i")
+    alpha = check_positive(alpha, "alpha")
+    u[i] -= alpha * _loss(loss)(float(k_row @ u), y_i)
     return u
 
 
@@ -215,6 +231,7 @@ def sgd_kernel_on_the_fly(X, y, kernel, indices, alpha=0.1, loss="logistic") -> 
     X = as_2d(X, "X")
     y = _labels(y, X.shape[0], loss).tolist()
     steps = _indices(indices, X.shape[0])
+    kernel = as_kernel(kernel, X.shape[1])
     return _dual_sgd(_kernel_rows_function(X, kernel), X.shape[0], y, steps,
                      check_positive(alpha, "alpha"), _loss(loss), block=2 * _BLOCK)
 
@@ -248,6 +265,7 @@ def sgd_features_on_the_fly(X, y, feature_map, indices, alpha=0.1, loss="logisti
     """
     X = as_2d(X, "X")
     y = _labels(y, X.shape[0], loss).tolist()
+    check_callable(feature_map, "feature_map", ", mapping X of shape (m, d) to phi(X) of shape (m, D)")
     D = feature_map(X[:1]).shape[1]
     return _primal_sgd(lambda i: feature_map(X[i:i + 1])[0], X.shape[0], y, indices,
                        check_positive(alpha, "alpha"), _loss(loss), D)
@@ -333,12 +351,13 @@ class KernelSGD(ClassifierOrRegressor):
         self.n_components = n_components
         self.random_state = random_state
 
-    def _check_params(self):
+    def _check_params(self, n_features):
         if self.way not in WAYS:
             raise ValueError(f"way must be one of {WAYS}; got way={self.way!r}")
         _loss(self.loss)
         check_positive(self.alpha, "alpha")
-        kernel = default_kernel(self.kernel)
+        check_positive_int(self.n_components, "n_components")
+        kernel = default_kernel(self.kernel, n_features)
         if not isinstance(kernel, Kernel):
             raise TypeError(f"kernel must be a kernelcourse.kernels.Kernel; got {type(kernel).__name__}")
         if self.way in ("rff", "rff_cached") and not isinstance(kernel, RBF):
@@ -354,8 +373,8 @@ class KernelSGD(ClassifierOrRegressor):
 
     def fit(self, X, y, indices=None):
         """Run the SGD steps; ``indices`` (the sampled ``i_t``) overrides ``n_iter`` and the seed."""
-        kernel = self._check_params()
         X = check_X(self, X, reset=True)
+        kernel = self._check_params(X.shape[1])
         if self.loss == "logistic":
             y = encode_binary_labels(self, y, X.shape[0])
         else:
@@ -470,12 +489,14 @@ def format_cost_table(n=None, d=None, D=None, T=None) -> str:
 
 def growth_exponent(sizes, values) -> float:
     """The slope ``p`` of the least-squares line through ``(log size, log value)``: value ~ size^p."""
-    sizes, values = np.asarray(sizes, dtype=float), np.asarray(values, dtype=float)
+    sizes, values = as_vector(sizes, "sizes"), as_vector(values, "values")
     if sizes.shape != values.shape or sizes.size < 2:
-        raise ValueError(f"need at least two (size, value) pairs of equal length; got {sizes.shape} "
-                         f"and {values.shape}")
+        raise ValueError(f"need at least two (size, value) pairs of equal length; got sizes with shape "
+                         f"{sizes.shape} and values with shape {values.shape}")
     if np.any(sizes <= 0) or np.any(values <= 0):
         raise ValueError("sizes and values must be positive to take logarithms")
+    if np.ptp(sizes) == 0:
+        raise ValueError(f"sizes must take at least two different values; got sizes={sizes.tolist()}")
     return float(np.polyfit(np.log(sizes), np.log(values), 1)[0])
 
 
@@ -513,6 +534,8 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
     _check_way(way)
     if clock not in ("wall", "cpu"):
         raise ValueError(f"clock must be 'wall' or 'cpu'; got clock={clock!r}")
+    D, repeats = check_positive_int(D, "D"), check_positive_int(repeats, "repeats")
+    as_rng(random_state)                          # checked here; the parts below draw from it afresh
     timer = time.perf_counter if clock == "wall" else time.process_time
     X, y = _synthetic_problem(check_positive_int(n, "n"), check_positive_int(d, "d"), random_state)
     indices = sample_indices(n, T, random_state)
@@ -522,7 +545,7 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
     def run():
         if way == "features":
             return _primal_sgd(_rff_row_function(X, rff), n, y.tolist(), indices, 0.1,
-                               logistic_derivative, D)
+                               _logistic_derivative, D)
         if way == "cached_features":
             return sgd_cached_features(rff.transform(X), y, indices)
         return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(

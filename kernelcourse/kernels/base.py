@@ -181,7 +181,14 @@ class Kernel:
 # Construction rules
 # ---------------------------------------------------------------------------
 
+#: scikit-learn's kernel names, which estimators take for a kernel (:func:`~kernelcourse.kernels.as_kernel`)
+KERNEL_NAMES = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid")
+
+
 def _check_kernel(k, name="k"):
+    if isinstance(k, str):
+        raise TypeError(f"{name} must be a kernelcourse Kernel; got str {k!r}: the names "
+                        f"{list(KERNEL_NAMES)} are for estimators; here build the kernel, e.g. RBF(gamma=...)")
     if not isinstance(k, Kernel):
         raise TypeError(f"{name} must be a kernelcourse Kernel; got {type(k).__name__}: {k!r}")
     return k

@@ -8,7 +8,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive, check_positive_int, check_square
+from .._validation import (as_counts, as_rng, check_nonnegative, check_positive,
+                           check_positive_int, check_square)
 
 
 # ---------------------------------------------------------------------------
@@ -110,9 +111,11 @@ def find_non_psd_witness(func, d=1, n_points=(2, 3, 4, 5, 6), trials=200, scale=
     d = check_positive_int(d, "d")
     trials = check_positive_int(trials, "trials")
     scale = check_positive(scale, "scale")
-    sizes = [n_points] if isinstance(n_points, numbers.Integral) else list(n_points)
-    sizes = [check_positive_int(n, "n_points") for n in sizes]
-    rng = np.random.default_rng(random_state)
+    if isinstance(n_points, numbers.Integral) and not isinstance(n_points, bool):
+        sizes = [check_positive_int(n_points, "n_points")]
+    else:
+        sizes = as_counts(n_points, "n_points")
+    rng = as_rng(random_state)
     for n in sizes:
         for _ in range(trials):
             X = rng.normal(scale=scale, size=(n, d))

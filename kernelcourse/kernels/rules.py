@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_2d, check_positive_int, check_square
+from .._validation import as_2d, as_real, check_positive_int, check_square
 from .psd import _default_tol
 from .base import Kernel, _check_kernel, _child_dim, _child_features, _no_features, _tensor_rows
 
@@ -60,9 +60,9 @@ class PolynomialOf(Kernel):
         _check_kernel(self.k)
         coeffs = self.coeffs
         try:
-            arr = np.asarray(coeffs, dtype=float)
+            arr = as_real(coeffs, "coeffs")
         except (TypeError, ValueError):
-            raise TypeError(f"coeffs must be a sequence of numbers; got {coeffs!r}") from None
+            raise TypeError(f"coeffs must be a sequence of real numbers; got {coeffs!r}") from None
         if arr.ndim != 1 or arr.size == 0:
             raise ValueError(f"coeffs must be a non-empty 1-D sequence; got shape {arr.shape}")
         bad = [(i, float(c)) for i, c in enumerate(arr) if not np.isfinite(c) or c < 0]
@@ -131,17 +131,17 @@ class Scaled(Kernel):
             raise TypeError(f"f must be callable, mapping X of shape (n, d) to n values; "
                             f"got {type(self.f).__name__}")
 
-    def _f(self, X):
-        X = as_2d(X)
+    def _f(self, X, name="X"):
+        X = as_2d(X, name)
         fX = np.asarray(self.f(X), dtype=float)
         if fX.shape not in ((X.shape[0],), (X.shape[0], 1)):
-            raise ValueError(f"f must return one value per row of X (shape ({X.shape[0]},)); "
-                             f"got shape {fX.shape} for X with shape {X.shape}")
+            raise ValueError(f"f must return one value per row of {name} (shape ({X.shape[0]},)); "
+                             f"got shape {fX.shape} for {name} with shape {X.shape}")
         return fX.reshape(-1)
 
     def _call(self, X, Z):
         fX = self._f(X)
-        fZ = fX if Z is None else self._f(Z)
+        fZ = fX if Z is None else self._f(Z, "Z")
         return fX[:, None] * self.k(X, Z) * fZ[None, :]
 
     def diag(self, X):
@@ -242,14 +242,23 @@ class Composed(Kernel):
         if not callable(self.phi):
             raise TypeError(f"phi must be callable; got {type(self.phi).__name__}")
 
+    def _phi(self, X, name="X"):
+        """``phi(X)``; an error of ``phi`` on ``Z`` says that it was ``Z``."""
+        try:
+            return self.phi(X)
+        except (TypeError, ValueError) as exc:
+            if name == "X" or type(exc) not in (TypeError, ValueError):
+                raise
+            raise type(exc)(f"phi({name}) raised: {exc}") from exc
+
     def _call(self, X, Z):
-        return self.k(self.phi(X), None if Z is None else self.phi(Z))
+        return self.k(self._phi(X), None if Z is None else self._phi(Z, "Z"))
 
     def diag(self, X):
-        return self.k.diag(self.phi(X))
+        return self.k.diag(self._phi(X))
 
     def features(self, X):
-        return _child_features(self, self.k, self.phi(X))
+        return _child_features(self, self.k, self._phi(X))
 
     def feature_dim(self, d):
         d = check_positive_int(d, "d")
@@ -283,9 +292,10 @@ class Normalized(Kernel):
         return np.sqrt(d)
 
     def _call(self, X, Z):
+        K = self.k(X, Z)                     # checks X and Z, each under its own name
         nX = self._norms(X, "X")
         nZ = nX if Z is None else self._norms(Z, "Z")
-        return self.k(X, Z) / nX[:, None] / nZ[None, :]
+        return K / nX[:, None] / nZ[None, :]
 
     def diag(self, X):
         self._norms(X, "X")

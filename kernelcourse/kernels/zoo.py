@@ -8,7 +8,7 @@ from scipy.spatial.distance import cdist
 
 from .._validation import check_positive, check_positive_int
 from .. import features as _features
-from .base import Kernel, _check_real, _fmt, _no_features
+from .base import KERNEL_NAMES, Kernel, _check_real, _fmt, _no_features
 from ._fast_rbf import _rbf_gram
 
 
@@ -293,7 +293,7 @@ class SetKernel(Kernel):
 # scikit-learn's kernel names
 # ---------------------------------------------------------------------------
 
-KERNEL_NAMES = ("linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid")
+# KERNEL_NAMES lives in .base, whose rules name them when given a name instead of a kernel
 
 
 def as_kernel(kernel, n_features: int, name: str = "kernel"):
@@ -303,7 +303,7 @@ def as_kernel(kernel, n_features: int, name: str = "kernel"):
     ``coef0 = 1`` (polynomial and sigmoid).
     """
     if isinstance(kernel, str):
-        gamma = 1.0 / n_features
+        gamma = 1.0 / check_positive_int(n_features, "n_features")
         key = kernel.lower()
         if key == "linear":
             return Linear()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_nonnegative, check_positive, check_positive_int
+from .._validation import as_positives, as_rng, check_nonnegative, check_positive_int
 from ..kernels import RBF
 from .functions import representer_minimiser
 
@@ -14,7 +14,7 @@ def sample_sine(n, noise=0.3, rng=None):
     """``n`` points ``x ~ U[0, 1]`` with ``y = sin(2 pi x) + noise * N(0, 1)``; X has shape (n, 1)."""
     n = check_positive_int(n, "n")
     noise = check_nonnegative(noise, "noise")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng, "rng")
     x = rng.uniform(0.0, 1.0, size=n)
     return x[:, None], np.sin(2 * np.pi * x) + noise * rng.normal(size=n)
 
@@ -35,7 +35,7 @@ def bandwidth_bias_variance(kernel, lam=0.01, n=30, noise=0.3, n_datasets=40, n_
         ``grid`` (n_grid,), ``truth`` (n_grid,), ``fits`` (n_datasets, n_grid), ``bias2``, ``variance``.
     """
     n_datasets = check_positive_int(n_datasets, "n_datasets")
-    rng = np.random.default_rng(seed)
+    rng = as_rng(seed, "seed")
     grid = np.linspace(0.0, 1.0, check_positive_int(n_grid, "n_grid"))
     fits = np.array([representer_minimiser(kernel, *sample_sine(n, noise, rng), lam)(grid[:, None])
                      for _ in range(n_datasets)])
@@ -55,7 +55,7 @@ def bias_variance_sweep(gammas, lam=0.01, **kwargs):
         ``gamma``, ``bias2``, ``variance`` and ``total`` (``bias2 + variance``: the mean
         squared distance of the fits from the truth).
     """
-    gammas = np.array([check_positive(float(g), "gamma") for g in gammas])
+    gammas = np.array(as_positives(gammas, "gammas", item="gamma"))
     rows = [bandwidth_bias_variance(RBF(g), lam=lam, **kwargs) for g in gammas]
     bias2 = np.array([r["bias2"] for r in rows])
     variance = np.array([r["variance"] for r in rows])

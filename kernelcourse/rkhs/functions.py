@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import scipy.linalg
 
-from .._validation import as_2d, check_psd, gram, as_labels, check_positive, check_positive_int
+from .._validation import as_2d, as_real, check_psd, gram, as_labels, check_positive, check_positive_int
 from ..kernels import KERNEL_NAMES, as_kernel
 
 
@@ -58,10 +58,26 @@ def _k_diag(kernel, X):
 
 
 
-def _data(X, y, labels):
-    X = as_2d(X)
-    y = as_labels(y, X.shape[0], values=(-1, 1) if labels else None)
+def _data(X, y, labels, names=("X", "y")):
+    X = as_2d(X, names[0])
+    y = as_labels(y, X.shape[0], name=names[1], values=(-1, 1) if labels else None)
     return X, y
+
+
+def _check_function(f, name):
+    """``f``, or a TypeError naming ``name`` when it is no RKHSFunction."""
+    if not isinstance(f, RKHSFunction):
+        raise TypeError(f"{name} must be an RKHSFunction (a function of the RKHS); "
+                        f"got {type(f).__name__}")
+    return f
+
+
+def _point(x, name="x"):
+    """One point ``x`` of shape (d,) or (1, d), as an array of shape (1, d)."""
+    x = as_real(x, name)
+    if x.ndim not in (1, 2) or (x.ndim == 2 and x.shape[0] != 1):
+        raise ValueError(f"{name} must be a single point, of shape (d,) or (1, d); got shape {x.shape}")
+    return as_2d(x.reshape(1, -1), name)
 
 
 
@@ -96,12 +112,12 @@ class RKHSFunction:
 
     def __init__(self, kernel, centres, alpha):
         self.kernel = _check_kernel(kernel)
-        centres = np.asarray(centres, dtype=float)
+        centres = as_real(centres, "centres")
         if centres.ndim == 2 and centres.shape[0] == 0 and centres.shape[1] > 0:
             centres = centres.copy()
         else:
             centres = as_2d(centres, "centres").copy()
-        alpha = np.array(alpha, dtype=float)
+        alpha = np.array(as_real(alpha, "alpha"))
         if alpha.ndim != 1:
             raise ValueError(f"alpha must be a 1-D array of coefficients; got shape {alpha.shape}")
         if alpha.shape[0] != centres.shape[0]:
@@ -214,11 +230,7 @@ def kernel_section(kernel, x):
     It is the gradient of the evaluation functional ``E_x[f] = f(x)``, and by the
     reproducing property ``<f, K(x, .)> = f(x)``.
     """
-    x = np.asarray(x, dtype=float)
-    x = as_2d(x.reshape(1, -1) if x.ndim == 1 else x, "x")
-    if x.shape[0] != 1:
-        raise ValueError(f"x must be a single point; got shape {x.shape}")
-    return RKHSFunction(kernel, x, [1.0])
+    return RKHSFunction(kernel, _point(x), [1.0])
 
 
 
@@ -244,6 +256,6 @@ def orthogonal_to_span(g, X):
     every ``x_i`` (``<g - P g, K(x_i, .)> = g(x_i) - (K beta)_i = 0``): it changes no loss
     term and only adds to ``||f||^2``.
     """
-    X = g._as_inputs(X)
+    X = _check_function(g, "g")._as_inputs(X)
     beta = scipy.linalg.lstsq(g.kernel(X, X), g(X))[0]  # least squares: K may be near-singular
     return g - RKHSFunction(g.kernel, X, beta)

@@ -8,8 +8,9 @@ from typing import Callable
 
 import numpy as np
 
-from .._validation import as_2d, check_nonnegative, check_positive, check_positive_int
-from .functions import RKHSFunction, _data
+from .._validation import as_positives, as_rng, check_callable, check_nonnegative, check_positive, check_positive_int
+from ..kernels import as_kernel
+from .functions import RKHSFunction, _check_function, _data, _point
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def squared_norm():
 
 def evaluation(x):
     """The evaluation functional ``E_x[f] = f(x)``, with gradient ``K(x, .)``."""
-    x = as_2d(np.asarray(x, dtype=float).reshape(1, -1), "x")
+    x = _point(x)
     return Functional("f(x)", lambda f: float(f(x)[0]),
                       lambda f: RKHSFunction(f.kernel, x, [1.0]))
 
@@ -108,9 +109,19 @@ def chain(C, dC, G, name=None):
     The lecture's example ``(||f||^2)^3`` has gradient ``3 (||f||^2)^2 (2 f)``:
     ``chain(lambda u: u ** 3, lambda u: 3 * u ** 2, squared_norm())``.
     """
+    check_callable(C, "C", ", a function R -> R")
+    check_callable(dC, "dC", ", the derivative of C")
+    _check_functional(G, "G")
     return Functional(name or f"C({G.name})", lambda f: float(C(G(f))),
                       lambda f: float(dC(G(f))) * G.gradient(f))
 
+
+
+def _check_functional(E, name):
+    """``E``, or a TypeError naming ``name`` when it is no functional with a gradient."""
+    if not (callable(E) and callable(getattr(E, "gradient", None))):
+        raise TypeError(f"{name} must be a Functional (callable, with a gradient); got {type(E).__name__}")
+    return E
 
 
 def finite_difference_check(E, f, g, eps=(1e-2, 1e-3, 1e-4)):
@@ -122,13 +133,16 @@ def finite_difference_check(E, f, g, eps=(1e-2, 1e-3, 1e-4)):
 
     which is ``O(eps)`` for a correct gradient (and round-off for a linear functional).
     """
+    _check_functional(E, "E")
+    _check_function(f, "f")
+    _check_function(g, "g")
+    eps = as_positives(eps, "eps")
     predicted = E.gradient(f).inner(g)
     if predicted == 0.0:
         raise ValueError("the direction g is orthogonal to grad E[f]; pick another g")
     base = E(f)
     errors = []
     for e in eps:
-        e = check_positive(e, "eps")
         errors.append(abs((E(f + e * g) - base) - e * predicted) / abs(e * predicted))
     return np.array(errors)
 
@@ -153,7 +167,11 @@ def gradient_checks(kernel, eps=(1e-2, 1e-3, 1e-4), n_directions=5, d=2, seed=0)
     dict
         name -> array of shape (len(eps),) of largest relative errors.
     """
-    rng = np.random.default_rng(seed)
+    eps = as_positives(eps, "eps")
+    n_directions = check_positive_int(n_directions, "n_directions")
+    d = check_positive_int(d, "d")
+    kernel = as_kernel(kernel, d)
+    rng = as_rng(seed, "seed")
     X = rng.normal(size=(8, d))
     y_real = rng.normal(size=8)
     y_sign = np.where(rng.random(8) < 0.5, -1.0, 1.0)
@@ -187,6 +205,8 @@ def functional_gradient_descent(E, f0, eta, n_steps):
     values : ndarray of shape (n_steps + 1,)
         ``E[f_t]`` for ``t = 0 .. n_steps``.
     """
+    _check_functional(E, "E")
+    _check_function(f0, "f0")
     eta = check_positive(eta, "eta")
     n_steps = check_positive_int(n_steps, "n_steps")
     f, values = f0, [E(f0)]

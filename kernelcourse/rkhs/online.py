@@ -6,14 +6,16 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from .._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                           decode_binary_labels, default_kernel, encode_binary_labels)
 from .._progress import Progress
-from .._validation import as_2d, gram, check_nonnegative, check_positive, check_positive_int
+from .._validation import (as_counts, as_rng, gram, check_finite_real, check_nonnegative, check_positive,
+                           check_positive_int)
 from ..kernels import as_kernel
-from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_choice, _check_kernel,
-                        _data, _k_diag)
+from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_choice, _check_function,
+                        _check_kernel, _data, _k_diag)
 
 
 def _loss_and_derivative(loss, fx, y):
@@ -43,7 +45,7 @@ def coefficient_update(loss, fx, y, eta, lam):
     """
     _check_choice(loss, "loss", LOSSES)
     eta, lam = _check_step(eta, lam)
-    _, dl = _loss_and_derivative(loss, float(fx), float(y))
+    _, dl = _loss_and_derivative(loss, check_finite_real(fx, "fx"), check_finite_real(y, "y"))
     return 1.0 - 2.0 * eta * lam, -eta * dl
 
 
@@ -96,7 +98,7 @@ def fit_online(kernel, X, y, loss="hinge", eta=0.1, lam=0.01, n_epochs=1, seed=N
     kernel = as_kernel(kernel, X.shape[1])
     K = gram(kernel, X, X)
     alpha = np.zeros(X.shape[0])
-    rng = None if seed is None else np.random.default_rng(seed)
+    rng = None if seed is None else as_rng(seed, "seed")
     for _ in range(n_epochs):
         order = np.arange(X.shape[0]) if rng is None else rng.permutation(X.shape[0])
         for t in order:
@@ -173,7 +175,9 @@ class OnlineKernelMachine(ClassifierOrRegressor):
         self.schedule = schedule
 
     def _validate(self):
-        _check_kernel(default_kernel(self.kernel))
+        kernel = default_kernel(self.kernel)   # a name: resolved at fit (unknown names refused here)
+        if not isinstance(kernel, str):
+            _check_kernel(kernel)
         _check_choice(self.loss, "loss", LOSSES)
         _check_choice(self.budget_rule, "budget_rule", BUDGET_RULES)
         _check_choice(self.schedule, "schedule", SCHEDULES)
@@ -320,9 +324,17 @@ def budget_tradeoff(kernel, X_train, y_train, X_test, y_test, budgets, loss="hin
         ``predict_seconds`` and ``time_ratio`` (against the unlimited machine,
         measured in the same run).
     """
-    X_train, X_test = as_2d(X_train, "X_train"), as_2d(X_test, "X_test")
+    _check_choice(loss, "loss", LOSSES)
+    labels = loss == "hinge"
+    X_train, y_train = _data(X_train, y_train, labels, names=("X_train", "y_train"))
+    X_test, y_test = _data(X_test, y_test, labels, names=("X_test", "y_test"))
+    if X_test.shape[1] != X_train.shape[1]:
+        raise ValueError(f"X_test must have the {X_train.shape[1]} features of X_train; got X_test with "
+                         f"shape {X_test.shape} and X_train with shape {X_train.shape}")
+    budgets = as_counts(budgets, "budgets")
+    repeats = check_positive_int(repeats, "repeats")
     rows = []
-    for budget in list(budgets) + [None]:
+    for budget in budgets + [None]:
         m = OnlineKernelMachine(kernel, loss=loss, eta=eta, lam=lam, budget=budget,
                                 budget_rule=budget_rule).fit(X_train, y_train)
         rows.append({"budget": budget, "n_terms": len(m.alpha_), "score": _score(m, X_test, y_test),
@@ -338,6 +350,7 @@ def budget_tradeoff(kernel, X_train, y_train, X_test, y_test, budgets, loss="hin
 def comparator_losses(f_star, X, y, loss="hinge", lam=0.0):
     """``C_t[f*] = l(f*(x_t), y_t) + lam ||f*||^2`` for each example of the stream."""
     _check_choice(loss, "loss", LOSSES)
+    _check_function(f_star, "f_star")
     X, y = _data(X, y, labels=(loss == "hinge"))
     lam = check_nonnegative(lam, "lam")
     fx = f_star(X)
@@ -346,9 +359,16 @@ def comparator_losses(f_star, X, y, loss="hinge", lam=0.0):
 
 
 
+def _check_machine(machine):
+    if not isinstance(machine, OnlineKernelMachine):
+        raise TypeError(f"machine must be a fitted OnlineKernelMachine; got {type(machine).__name__}")
+    if not hasattr(machine, "centres_"):
+        raise NotFittedError("machine is not fitted yet: call machine.fit(X, y) on the stream first")
+
+
 def regret_curve(machine, f_star, X, y):
     """Cumulative regret ``sum_{s <= t} (C_s[f_s] - C_s[f*])`` of a machine fitted on (X, y)."""
-    machine._check_fitted()
+    _check_machine(machine)
     theirs = comparator_losses(f_star, X, y, machine.loss, machine.lam)
     if theirs.shape[0] != machine.objective_.shape[0]:
         raise ValueError(f"the machine took {machine.objective_.shape[0]} steps but the stream "
@@ -368,7 +388,8 @@ def regret_bound(machine, f_star):
     With ``||grad C_s|| <= G`` and ``eta = ||f*|| / (G sqrt(T))`` this is
     ``||f*|| G sqrt(T)``, the lecture's bound.
     """
-    machine._check_fitted()
+    _check_machine(machine)
+    _check_function(f_star, "f_star")
     if machine.schedule != "constant" or machine.budget is not None:
         raise ValueError("the bound is stated for a constant step and no budget; got "
                          f"schedule={machine.schedule!r}, budget={machine.budget!r}")
