@@ -14,10 +14,6 @@ import numpy as np
 __all__ = ["values_match", "format_value"]
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-
-
 def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tuple[bool, str]:
     """Compare an answer with the expected value; return ``(ok, reason)``.
 

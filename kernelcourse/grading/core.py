@@ -98,7 +98,7 @@ The parts live in their own modules, all importable from here:
 from __future__ import annotations
 
 from . import transport
-from .compare import _arrays_match, _is_number, _numeric_sequence, format_value, values_match
+from .compare import _arrays_match, _numeric_sequence, format_value, values_match
 from .question import _ID_PATTERN, Case, Diagnosis, Property, Question
 from .running import QuestionTimeout, _short, run_answer, time_limit
 from .scoring import Result, _describe_inputs, _fmt, answer_source, evaluate, score
