@@ -168,8 +168,12 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
     import ast
 
     import kernelcourse.grading.grader as grader
+    import kernelcourse.grading.intake as intake
+    import kernelcourse.grading.pool as pool
+    import kernelcourse.grading.scoring as scoring
     import kernelcourse.grading.transport as transport
-    for module in (grader, transport):
+    # the parent's side: the run, the worker's handle that reads its replies, intake, scoring
+    for module in (grader, pool, intake, scoring, transport):
         tree = ast.parse(Path(module.__file__).read_text())
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         imported = {a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))

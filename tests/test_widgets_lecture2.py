@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from kernelcourse import random_features as rf
-from kernelcourse.sgd import KernelSGD, predicted_cost
+from kernelcourse.sgd import WAYS, KernelSGD, predicted_cost
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture2 as L
 from widget_checks import assert_redraw_shows_a_new_picture
@@ -63,6 +63,8 @@ def test_cost_widget_switches_way_and_size(capsys):
     out = capsys.readouterr().out
     assert "6. cached random features, SGD on w: computation O(n d D + D T)" in out
     assert w.result["bytes_exponent"] > 0.7                          # n D grows with D
+    w.costs.close()
+    assert w.costs.wait(timeout=60)
 
 
 def test_plot_decision_draws_the_boundary():
@@ -79,4 +81,51 @@ def test_plot_decision_draws_the_boundary():
     (L.cost_widget, "vary", "T"),
 ])
 def test_each_move_redraws_the_one_figure_in_place(build, control, value):
-    assert_redraw_shows_a_new_picture(build(), control, value)
+    widget = build()
+    assert_redraw_shows_a_new_picture(widget, control, value)
+    if hasattr(widget, "costs"):
+        widget.costs.close()
+
+
+def test_cost_measurements_come_back_from_the_workers_whole():
+    costs = L.CostMeasurements(first="kernel", vary="d")
+    assert costs.wait(timeout=300)
+    keys = {(w, v) for w in WAYS for v in L.COST_BASE}
+    assert set(costs.measured) == keys and set(costs.pictures) == keys
+    assert all(png.startswith(b"\x89PNG") for png in costs.pictures.values())
+    assert len(costs.workers) == 2 and all(p.returncode == 0 for p in costs.workers)
+    for (way, vary), rows in costs.measured.items():
+        assert list(rows["sizes"]) == list(L.COST_SIZES[vary])
+        size = dict(L.COST_BASE, **{vary: L.COST_SIZES[vary][-1]})   # the model: no measuring
+        ops, mem = predicted_cost(way, **size)
+        assert rows["operations"][-1] == ops and rows["memory"][-1] == 8 * (mem + size["n"] * size["d"])
+        assert np.all(rows["seconds"] > 0) and np.all(rows["bytes"] > 0)
+
+
+def test_cost_measurements_without_workers_measure_here(monkeypatch):
+    import subprocess
+    import sys
+
+    real = subprocess.Popen
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: real([sys.executable, "-c", "pass"], **k))
+    costs = L.CostMeasurements(first="gram", vary="n")
+    assert costs.wait(timeout=60)                      # the workers sent nothing and ended
+    rows, png = costs.get("rff", "T")
+    assert png is None and list(rows["sizes"]) == list(L.COST_SIZES["T"])
+
+    def refuse(*a, **k):
+        raise OSError("no processes here")
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    costs = L.CostMeasurements(first="gram", vary="n")
+    assert costs.workers == [] and costs.wait(timeout=0)
+    w = L.cost_widget()                                 # still works, drawing each new pair here
+    w.controls["way"].value = "kernel"
+    assert w.result["way"] == "kernel" and ("kernel", "n") in w.costs.pictures
+
+
+def test_closed_cost_measurements_measure_the_rest_here():
+    costs = L.CostMeasurements(first="gram", vary="n")
+    costs.close()
+    assert costs.wait(timeout=60) and all(p.returncode is not None for p in costs.workers)
+    rows, _ = costs.get("kernel", "T")
+    assert list(rows["sizes"]) == list(L.COST_SIZES["T"])

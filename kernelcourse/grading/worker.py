@@ -1,6 +1,6 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.grader`, one worker per submission,
+Started by :mod:`kernelcourse.grading.pool`, one worker per submission,
 inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
 ``--no-sandbox``, as a plain process in an empty temporary folder), with the
 same interpreter in isolated mode (``python -I``), calling :func:`main` with
@@ -75,7 +75,8 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _run(request: dict) -> dict:
-    from .core import Case, _short, run_answer, time_limit, QuestionTimeout
+    from .question import Case
+    from .running import QuestionTimeout, _short, run_answer, time_limit
     from .transport import decode
 
     seconds = float(request.get("time_limit", 10.0))

@@ -31,11 +31,11 @@ import numpy as np
 from kernelcourse import random_features as rf
 from kernelcourse import sgd
 from kernelcourse._validation import check_positive
-from kernelcourse.widgets import FigureView, interactive_figure, new_figure
+from kernelcourse.widgets import FigureView, figure_png, interactive_figure, new_figure
 
 __all__ = [
     "rff_error_data", "max_error_curve", "plot_rff_error", "rff_error_widget",
-    "cost_rows", "plot_cost", "cost_widget", "plot_decision", "D_CHOICES", "COST_BASE",
+    "cost_rows", "CostMeasurements", "cost_picture", "plot_cost", "cost_widget", "plot_decision", "D_CHOICES", "COST_BASE",
 ]
 
 #: the values of D the error widget offers
@@ -206,7 +206,7 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=1, clock="cpu"):
 def plot_cost(rows, axes=None):
     """Measured time and memory against the varied size, beside the model scaled to the last point."""
     if axes is None:
-        _, axes = new_figure(1, 2, figsize=(10, 3.4))
+        _, axes = new_figure(1, 2, figsize=COST_FIGSIZE)
     x = rows["sizes"]
     for ax, measured, model, label in [(axes[0], rows["seconds"], rows["operations"], "time (s)"),
                                        (axes[1], rows["bytes"], rows["memory"], "memory (bytes)")]:
@@ -240,17 +240,166 @@ def _move_cost_lines(rows, axes):
     _cost_titles(rows, axes)
 
 
+#: the cost widget's figure: its size and fixed margins (the same for every picture, so that
+#: switching pictures does not move the axes)
+COST_FIGSIZE = (10, 3.4)
+COST_MARGINS = dict(left=0.07, right=0.985, bottom=0.16, top=0.89, wspace=0.22)
+
+
+def cost_picture(rows, dpi=100) -> bytes:
+    """The PNG of :func:`plot_cost` for these rows, on the cost widget's figure."""
+    fig, axes = new_figure(1, 2, figsize=COST_FIGSIZE)
+    fig.subplots_adjust(**COST_MARGINS)
+    plot_cost(rows, axes=axes)
+    return figure_png(fig, dpi=dpi, tight=False)
+
+
+def _plain(rows):
+    return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in rows.items()}
+
+
+def _arrays(rows):
+    return {k: (np.array(v, dtype=float) if isinstance(v, list) else v) for k, v in rows.items()}
+
+
+def measure_and_draw(keys):
+    """Yield ``(key, rows, png)`` for each ``(way, vary)`` key: :func:`cost_rows` with BLAS on
+    one thread, and its :func:`cost_picture` (what a worker of :class:`CostMeasurements` does)."""
+    from threadpoolctl import threadpool_limits
+
+    for way, vary in keys:
+        with threadpool_limits(1):
+            rows = cost_rows(way, vary)
+        yield (way, vary), rows, cost_picture(rows)
+
+
+def _worker_main(argv) -> int:
+    """``python -m kernelcourse.widgets.lecture2 KEYS_JSON``: one JSON line per key on stdout
+    (a worker of :class:`CostMeasurements`)."""
+    import base64
+    import json
+    import sys
+
+    for key, rows, png in measure_and_draw([tuple(k) for k in json.loads(argv[0])]):
+        sys.stdout.write(json.dumps({"key": key, "rows": _plain(rows),
+                                     "png": base64.b64encode(png).decode()}) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
+class CostMeasurements:
+    """Rows and pictures of every (way, vary) pair of the cost widget, measured in the background.
+
+    The pair ``(first, vary)`` is measured and drawn in this process when this is made; then
+    the others in ``processes`` fresh Python processes
+    (``python -m kernelcourse.widgets.lecture2``, so nothing of this process is copied or
+    re-run; each measures the CPU time and memory of its own, with BLAS on one thread, as
+    this process does), those varying ``vary`` first (a move of the ``way`` control), then
+    the other sizes of ``first``. A thread per worker collects what it sends. :meth:`get`
+    waits for a pair that is still being measured; a pair no worker returned (no processes
+    here, a worker that failed) is measured here and has no picture yet.
+    """
+
+    def __init__(self, first="gram", vary="n", processes=2):
+        import threading
+
+        if first not in sgd.WAYS:
+            raise ValueError(f"way must be one of {list(sgd.WAYS)}; got way={first!r}")
+        if vary not in COST_BASE:
+            raise ValueError(f"vary must be one of {list(COST_BASE)}; got vary={vary!r}")
+        self.measured, self.pictures = {}, {}
+        self._done = threading.Condition()
+        others = sorted(((w, v) for w in sgd.WAYS for v in COST_BASE if (w, v) != (first, vary)),
+                        key=lambda key: (key[1] != vary, key[0] != first))
+        self._pending = set(others)
+        self.workers, self._running = [], 0
+        for key, rows, png in measure_and_draw([(first, vary)]):   # before the workers start
+            self.measured[key], self.pictures[key] = rows, png
+        n = max(1, int(processes))
+        for part in range(n):
+            self._start_worker(others[part::n])
+        with self._done:
+            if not self.workers:
+                self._pending.clear()
+
+    def _start_worker(self, keys):
+        import json
+        import subprocess
+        import sys
+        import threading
+
+        if not keys:
+            return
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "kernelcourse.widgets.lecture2", json.dumps(keys)],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+        except OSError:
+            return
+        self.workers.append(proc)
+        with self._done:
+            self._running += 1
+        threading.Thread(target=self._collect, args=(proc, keys), daemon=True,
+                         name="kernelcourse-cost-widget").start()
+
+    def _collect(self, proc, keys):
+        import base64
+        import json
+
+        try:
+            for line in proc.stdout:
+                try:
+                    item = json.loads(line)
+                    key = tuple(item["key"])
+                    rows, png = _arrays(item["rows"]), base64.b64decode(item["png"])
+                except (ValueError, KeyError, TypeError):  # a cut line: measured on demand
+                    continue
+                with self._done:
+                    self.measured[key], self.pictures[key] = rows, png
+                    self._pending.discard(key)
+                    self._done.notify_all()
+        finally:
+            proc.stdout.close()
+            proc.wait()
+            with self._done:                              # what it did not send: measured here
+                self._pending.difference_update(keys)
+                self._running -= 1
+                self._done.notify_all()
+
+    def get(self, way, vary):
+        """``(rows, png or None)`` of a pair, waiting while a worker still measures it."""
+        key = (way, vary)
+        with self._done:
+            self._done.wait_for(lambda: key not in self._pending)
+            rows = self.measured.get(key)
+        if rows is None:
+            rows = self.measured[key] = cost_rows(way, vary)
+        return rows, self.pictures.get(key)
+
+    def close(self) -> None:
+        """Stop the workers; the pairs they had not sent are measured here when asked for."""
+        for proc in self.workers:
+            if proc.poll() is None:
+                proc.kill()
+
+    def wait(self, timeout=None) -> bool:
+        """Wait until the workers have sent all and ended; whether they have."""
+        with self._done:
+            return self._done.wait_for(lambda: not self._pending and not self._running, timeout)
+
+
 def cost_widget(way="gram", vary="n"):
     """Widget: the way of learning and the varied size against measured time and memory.
 
     Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
     (n, d, D or T; the others fixed at :data:`COST_BASE`). Prints the table's row
     for the way and the fitted exponents; draws :func:`plot_cost`. The times are
-    CPU seconds measured on this machine: a choice seen for the first time trains
-    the way four times over (a fraction of a second to a second; measuring is the
-    point, so it cannot be skipped), and is kept with its picture, so coming back to it
-    is instant.
-    The four sizes of the first way are measured when the widget is built.
+    CPU seconds measured on this machine. Every (way, vary) pair is measured and drawn
+    ahead of the moves (:class:`CostMeasurements`: the first pair while the widget is
+    built, the other 23, each training its way four times over, in two worker processes
+    in the background, done some seconds later), so a move only shows its
+    picture; a move to a pair still being measured waits for it. ``widget.costs.wait()``
+    waits for all of them.
     """
     import ipywidgets as W
 
@@ -259,23 +408,22 @@ def cost_widget(way="gram", vary="n"):
         "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in sgd.cost_table()}
-    measured = {(way, v): cost_rows(way, v) for v in COST_BASE}
-    pictures: dict = {}
-    view = FigureView(1, 2, figsize=(10, 3.4))
+    costs = CostMeasurements(first=way, vary=vary)
+    view = FigureView(1, 2, figsize=COST_FIGSIZE, layout=None)
+    view.fig.subplots_adjust(**COST_MARGINS)
 
     def update(way, vary):
-        if (way, vary) not in measured:
-            measured[(way, vary)] = cost_rows(way, vary)
-        rows = dict(measured[(way, vary)])
+        rows, png = costs.get(way, vary)
+        rows = dict(rows)
         axes = view.axes
-        if (way, vary) in pictures:                   # drawn before: the same picture again
-            view.show(pictures[(way, vary)])
+        if not axes[0].lines:
+            plot_cost(rows, axes=axes)
+        else:                                         # the figure follows the picture shown
+            _move_cost_lines(rows, axes)
+        if png is not None:                           # drawn at the build or before
+            view.show(png)
         else:
-            if not axes[0].lines:
-                plot_cost(rows, axes=axes)
-            else:                                     # the same drawing, moved to these rows
-                _move_cost_lines(rows, axes)
-            pictures[(way, vary)] = view.render(full=True)   # new scales: a full render
+            costs.pictures[(way, vary)] = view.render(full=True)   # new scales: a full render
         r = table[way]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
@@ -284,7 +432,7 @@ def cost_widget(way="gram", vary="n"):
         rows["figure"] = view.fig
         return rows
 
-    return interactive_figure(update, view, controls)
+    return interactive_figure(update, view, controls, costs=costs)
 
 
 # ---------------------------------------------------------------------------
@@ -307,3 +455,9 @@ def plot_decision(model, X, y, ax=None, resolution=120):
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     return ax
+
+
+if __name__ == "__main__":          # a worker of CostMeasurements
+    import sys
+
+    sys.exit(_worker_main(sys.argv[1:]))

@@ -1,0 +1,140 @@
+"""The gradebook: one :class:`Submission` row per submitted file, written as
+``gradebook.csv`` and ``gradebook.json`` (each replaced atomically), and the summary table the
+command prints.
+
+A row holds the file, its sha256, the points per question, the points possible, the total, the
+errors and the seconds taken; the JSON also records the assignment, the seed and the sandbox.
+Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.clean_text`),
+and no CSV field can pass for a spreadsheet formula.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .assignment import _selected
+from .intake import clean_text
+from .questions import all_questions
+from .scoring import _fmt
+
+__all__ = ["Submission", "write_gradebook", "summary_table"]
+
+
+@dataclass
+class Submission:
+    """One row of the gradebook."""
+
+    file: str
+    sha256: str = ""
+    points: dict = field(default_factory=dict)
+    possible: float = 0.0
+    total: float = 0.0
+    errors: list = field(default_factory=list)
+    seconds: float = 0.0
+    details: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "sha256": self.sha256, "points": self.points,
+                "possible": self.possible, "total": self.total, "errors": self.errors,
+                "seconds": round(self.seconds, 2), "details": self.details}
+
+
+def _csv_cell(text) -> str:
+    """A CSV field no spreadsheet takes for a formula."""
+    text = clean_text(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def _columns(rows, assignment=()) -> list[str]:
+    order = list(all_questions())
+    seen = {q for r in rows for q in r.points} | set(_ids_of(assignment))
+    return [q for q in order if q in seen]
+
+
+def _ids_of(assignment) -> list[str]:
+    return [q.id for q in _selected(list(assignment), all_questions())]
+
+
+class _Gradebook:
+    """``gradebook.csv`` and ``gradebook.json`` in ``output``, each replaced atomically."""
+
+    def __init__(self, output: Path, seed: int, assignment, sandbox):
+        self.output, self.seed, self.assignment = output, seed, list(assignment)
+        self.sandbox = sandbox.describe() if sandbox is not None else "none (--no-sandbox)"
+
+    def write(self, rows) -> tuple[Path, Path]:
+        return write_gradebook(rows, self.output, self.seed, self.assignment, self.sandbox)
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and an atomic rename."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="") -> tuple[Path, Path]:
+    """Write ``gradebook.csv`` and ``gradebook.json`` into ``output`` (atomically)."""
+    output = Path(output)
+    output.mkdir(parents=True, exist_ok=True)
+    columns = _columns(rows, assignment)
+    csv_path, json_path = output / "gradebook.csv", output / "gradebook.json"
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["file", *columns, "total", "possible", "errors", "seconds", "sha256"])
+    for r in rows:
+        writer.writerow([_csv_cell(r.file), *[r.points.get(c, "") for c in columns], r.total,
+                         r.possible, _csv_cell(" | ".join(r.errors)), f"{r.seconds:.2f}",
+                         r.sha256])
+    registry = all_questions()
+    book = {"seed": seed,
+            "assignment": list(assignment),
+            "sandbox": sandbox,
+            "questions": {c: registry[c].points for c in columns},
+            "submissions": [{**r.as_dict(), "file": clean_text(r.file)} for r in rows]}
+    _replace(csv_path, buffer.getvalue())
+    _replace(json_path, json.dumps(book, indent=1) + "\n")
+    return csv_path, json_path
+
+
+def _short_names(files: list[str]) -> list[str]:
+    """The files relative to the folder they share (whole paths when that fails)."""
+    if not files:
+        return []
+    try:
+        base = os.path.commonpath([os.path.dirname(os.path.abspath(f)) for f in files])
+        return [os.path.relpath(os.path.abspath(f), base) for f in files]
+    except ValueError:
+        return list(files)
+
+
+def summary_table(rows) -> str:
+    """A plain-text table: one line per submission, points per question."""
+    columns = _columns(rows)
+    names = [clean_text(n, 80) for n in _short_names([r.file for r in rows])]
+    name_w = max([len("file")] + [len(n) for n in names])
+    col_w = [max(len(c), 5) for c in columns]
+    head = ["file".ljust(name_w), *[c.rjust(w) for c, w in zip(columns, col_w)],
+            "total".rjust(11), "errors".rjust(6), "seconds".rjust(7)]
+    lines = ["  ".join(head)]
+    for r, name in zip(rows, names):
+        cells = [name.ljust(name_w)]
+        cells += [(_fmt(r.points[c]) if c in r.points else "-").rjust(w)
+                  for c, w in zip(columns, col_w)]
+        cells += [f"{_fmt(r.total)}/{_fmt(r.possible)}".rjust(11), str(len(r.errors)).rjust(6),
+                  f"{r.seconds:.1f}".rjust(7)]
+        lines.append("  ".join(cells))
+    return "\n".join(lines)

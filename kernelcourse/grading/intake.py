@@ -1,0 +1,212 @@
+"""Intake: submitted notebooks read as data (never executed, never written to), and text
+that came from a submission made safe to show.
+
+The parent process reads each notebook file as bytes, and only a regular file (no symbolic
+link, FIFO or device) under the size cap (:func:`read_submission`); it parses the JSON with a
+bound on its depth (:func:`bounded_json`, :func:`read_notebook`) and picks the answer cells,
+code cells whose first line is ``# ANSWER <question id>`` (:func:`answer_cells`; the last cell
+per id wins). A file that cannot be read or parsed gives a :class:`NotebookError` naming the
+reason, which becomes its row of the gradebook. :func:`clean_text` escapes the control
+characters of any text from a submission before it reaches the console or the CSV.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["NotebookError", "read_submission", "read_notebook", "bounded_json", "answer_cells",
+           "find_notebooks", "clean_text"]
+
+ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
+
+_MAX_DEPTH = 64
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_text(text, limit: int = 2000) -> str:
+    """``text`` with every control character (ANSI escapes, newlines, carriage returns,
+    bidirectional overrides) written as an escape, cut to ``limit`` characters."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
+                        else f"\\u{ord(m.group()):04x}", str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class NotebookError(ValueError):
+    """A file that cannot be read as a notebook."""
+
+
+def _cell_source(cell) -> str:
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        source = "".join(s for s in source if isinstance(s, str))
+    return source if isinstance(source, str) else ""
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _json_depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (strings skipped), without parsing it."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
+
+
+def bounded_json(data: bytes, what: str, max_depth: int = _MAX_DEPTH):
+    """JSON from untrusted bytes: a ValueError naming ``what`` when it nests deeper than
+    ``max_depth`` or cannot be parsed (numbers too long, bad text)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{what} is not UTF-8 text ({exc.reason})") from None
+    depth = _json_depth(text)
+    if depth > max_depth:
+        raise ValueError(f"{what} nests {depth} levels deep (at most {max_depth})")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError, RecursionError) as exc:
+        raise ValueError(f"{what} is not valid JSON: {clean_text(exc, 200)}") from None
+
+
+def read_notebook(data: bytes) -> dict:
+    """The notebook's JSON from the file's bytes; :class:`NotebookError` when unreadable."""
+    try:
+        nb = bounded_json(data, "the file")
+    except ValueError as exc:
+        if "valid JSON" in str(exc):
+            raise NotebookError(f"not a notebook (invalid JSON: "
+                                f"{str(exc).split('valid JSON: ', 1)[1]})") from None
+        raise NotebookError(f"not a notebook ({exc})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise NotebookError("not a notebook (no list of cells)")
+    return nb
+
+
+def read_submission(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a submitted file: a regular file only, at most ``max_bytes``.
+
+    Symbolic links, FIFOs, devices and sockets are refused without being
+    opened for reading (so a FIFO cannot block the run, nor ``/dev/zero``
+    fill its memory); :class:`NotebookError` says why.
+    """
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise NotebookError(f"cannot read the file: {exc.strerror or exc}") from None
+    kind = _file_kind(info.st_mode)
+    if kind != "regular file":
+        raise NotebookError(f"not a regular file ({kind}): only notebook files are graded")
+    if info.st_size > max_bytes:
+        raise NotebookError(f"the file is {info.st_size / 1e6:.1f} MB, over the limit of "
+                            f"{max_bytes / 1e6:.0f} MB")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | \
+        getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise NotebookError(f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != \
+                (info.st_dev, info.st_ino):
+            raise NotebookError("the file changed while it was being read")
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise NotebookError(f"the file is over the limit of {max_bytes / 1e6:.0f} MB")
+    return b"".join(chunks)
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISREG, "regular file"), (stat.S_ISLNK, "a symbolic link"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def answer_cells(nb: dict) -> dict[str, str]:
+    """``{question id: source}`` of the answer cells; the last cell per id wins."""
+    found: dict[str, str] = {}
+    for cell in nb["cells"]:
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _cell_source(cell)
+        first = source.lstrip("\n").split("\n", 1)[0]
+        match = ANSWER_LINE.match(first.strip())
+        if match:
+            found[match.group(1)] = source
+    return found
+
+
+def find_notebooks(paths) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Expand files and folders into notebook paths; return them and the problems.
+
+    Inside a folder, every entry named ``*.ipynb`` is taken (symbolic links and
+    other special files too, so that they are reported rather than skipped in
+    silence); links to folders are not followed.
+    """
+    found, problems = [], []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            inside = []
+            for folder, dirs, files in os.walk(p, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if d != ".ipynb_checkpoints")
+                inside += [Path(folder) / f for f in files if f.endswith(".ipynb")]
+                inside += [Path(folder) / d for d in dirs
+                           if d.endswith(".ipynb") and os.path.islink(Path(folder) / d)]
+            if not inside:
+                problems.append((str(p), "folder holds no notebook (*.ipynb)"))
+            found.extend(sorted(inside))
+        elif os.path.lexists(p):
+            found.append(p)
+        else:
+            problems.append((str(p), "no such file or folder"))
+    unique = list(dict.fromkeys(found))
+    return unique, problems
+
+
+@dataclass
+class _Intake:
+    """A submission read and parsed by the parent (or the reason it could not be)."""
+
+    path: Path
+    sha256: str = ""
+    answers: dict | None = None
+    error: str = ""
+
+
+def _read(path: Path, max_bytes: int) -> _Intake:
+    intake = _Intake(Path(path))
+    try:
+        data = read_submission(path, max_bytes)
+        intake.sha256 = hashlib.sha256(data).hexdigest()
+        intake.answers = answer_cells(read_notebook(data))
+    except NotebookError as exc:
+        intake.error = str(exc)
+    except (RecursionError, MemoryError, ValueError) as exc:  # pragma: no cover - belt and braces
+        intake.error = f"not a notebook ({type(exc).__name__})"
+    return intake

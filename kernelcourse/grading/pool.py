@@ -1,0 +1,198 @@
+"""The grader's side of a worker: start it sealed, send it one request, read its bounded reply.
+
+A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.worker`, sealed in a
+sandbox (:mod:`kernelcourse.grading.sandbox`), its whole process tree under a memory cap; a
+:class:`WorkerPool` is the worker of one submission, started when first needed and replaced
+after it fails. A worker that exits, crashes or runs out of memory raises :class:`WorkerDied`
+with the reason; one that does not reply in time raises :class:`WorkerTimeout`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import transport
+from .intake import bounded_json
+from .sandbox import Sandbox, TreeMemoryLimit
+
+__all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout"]
+
+_MAX_REPLY = 16 * 1024 * 1024
+
+
+class WorkerDied(RuntimeError):
+    pass
+
+
+class WorkerTimeout(RuntimeError):
+    pass
+
+
+class Worker:
+    """A Python process that runs answers (:mod:`kernelcourse.grading.worker`), sealed in
+    ``sandbox`` (a :class:`~kernelcourse.grading.sandbox.Sandbox`; None: a plain process),
+    its whole process tree under a memory cap of ``memory_mb``."""
+
+    def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
+        self.memory_mb = memory_mb
+        self.limit = TreeMemoryLimit(memory_mb)
+        env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+        # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path),
+        # with the folder holding this copy of kernelcourse put first on the path
+        home = str(Path(__file__).resolve().parents[2])
+        boot = ("import sys; sys.path.insert(0, sys.argv[1]); "
+                "from kernelcourse.grading.worker import main; main(sys.argv[2:])")
+        argv = [sys.executable, "-I", "-c", boot, home, str(memory_mb),
+                "sandboxed" if sandbox else "plain"]
+        if sandbox is not None:
+            self.folder = None
+            command, cwd = sandbox.command(argv, env), None
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        else:
+            self.folder = tempfile.mkdtemp(prefix="kernelcourse-worker-")
+            command, cwd = argv, self.folder
+            env = {**{k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}, **env}
+        try:
+            self.proc = subprocess.Popen(
+                self.limit.wrap(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, cwd=cwd, env=env, start_new_session=True,
+                close_fds=True)
+        except OSError as exc:
+            self.limit.close()
+            raise WorkerDied(f"the worker could not be started: {exc}") from None
+        self.limit.watch(self.proc.pid)
+        self._buffer = b""
+        self._next_id = ""
+        try:
+            self._read_line(deadline=time.monotonic() + 60.0)  # the "ready" line
+        except (WorkerTimeout, WorkerDied):
+            self.close()
+            raise
+
+    def _read_line(self, deadline: float) -> bytes:
+        selector = selectors.DefaultSelector()
+        selector.register(self.proc.stdout, selectors.EVENT_READ)
+        try:
+            while b"\n" not in self._buffer:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise WorkerTimeout()
+                if not selector.select(timeout=left):
+                    continue
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+                if not chunk:
+                    raise WorkerDied(self._exit_text())
+                self._buffer += chunk
+                if len(self._buffer) > _MAX_REPLY:
+                    raise WorkerDied("the answer's output is too large")
+        finally:
+            selector.close()
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line
+
+    def _exit_text(self) -> str:
+        try:
+            code = self.proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "the worker stopped answering"
+        if self.limit.oom_killed():
+            return (f"the answer ran out of memory (the cap of {self.memory_mb} MB on all of "
+                    f"its processes)")
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            return f"the worker was killed by signal {name}"
+        return f"the worker exited with code {code} (sys.exit or os._exit in the answer?)"
+
+    def run(self, request: dict, timeout: float) -> dict:
+        """Send one request; return the worker's reply for it.
+
+        Each request carries a fresh random id, and only a line carrying that
+        id is taken as the reply, so nothing an answer writes ahead of time
+        can pass for the reply to a later request. Replies are bounded in
+        size and in depth.
+        """
+        self._next_id = secrets.token_hex(8)
+        request = {**request, "id": self._next_id}
+        oom_kills = self.limit.oom_kills()
+        try:
+            self.proc.stdin.write((json.dumps(request, separators=(",", ":")) + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise WorkerDied(self._exit_text()) from None
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._read_line(deadline)
+            try:
+                reply = bounded_json(line, "the reply", max_depth=transport.MAX_DEPTH + 8)
+            except ValueError:
+                continue  # not a reply of ours
+            if isinstance(reply, dict) and reply.get("id") == self._next_id:
+                break
+        if self.limit.oom_kills() > oom_kills:  # a process of this answer was killed for it
+            uses = reply.get("uses") if isinstance(reply.get("uses"), list) else []
+            return {"id": self._next_id, "uses": uses,
+                    "error": f"the answer ran out of memory (the cap of {self.memory_mb} MB "
+                             f"on all of its processes)"}
+        return reply
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.proc.kill()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.limit.close()
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class WorkerPool:
+    """The worker of one submission: started when first needed, replaced after it fails."""
+
+    def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
+        self.memory_mb = memory_mb
+        self.sandbox = sandbox
+        self.worker: Worker | None = None
+
+    def start(self) -> None:
+        if self.worker is None:
+            try:
+                self.worker = Worker(self.memory_mb, self.sandbox)
+            except (WorkerTimeout, WorkerDied):
+                self.worker = None  # the first request tries again and reports
+
+    def run(self, request: dict, timeout: float) -> dict:
+        if self.worker is None:
+            self.worker = Worker(self.memory_mb, self.sandbox)
+        try:
+            return self.worker.run(request, timeout)
+        except (WorkerTimeout, WorkerDied):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None

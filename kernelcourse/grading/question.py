@@ -1,0 +1,184 @@
+"""The question model: a :class:`Question`, the :class:`Case` inputs it draws, the
+:class:`Property` facts every right answer satisfies and the :class:`Diagnosis` of a known
+mistake.
+
+How to define a question, and what each part means, is told in :mod:`kernelcourse.grading.core`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from . import transport
+from .compare import values_match
+
+__all__ = ["Case", "Diagnosis", "Property", "Question"]
+
+_ID_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z0-9_.]+$")
+
+
+@dataclass
+class Case:
+    """One set of inputs for a question: ``function(*args, **kwargs)``."""
+
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.args, tuple):
+            self.args = tuple(self.args) if isinstance(self.args, list) else (self.args,)
+        self.kwargs = dict(self.kwargs)
+
+    def copied(self) -> tuple[tuple, dict]:
+        """Deep copies of the arguments, so no call can change another's inputs."""
+        return copy.deepcopy(self.args), copy.deepcopy(self.kwargs)
+
+
+@dataclass
+class Diagnosis:
+    """A known mistake and the message that names it."""
+
+    name: str
+    message: str
+    mistake: Callable
+    detect: Callable | None = None
+
+    def agrees(self, actual, case: Case, expected, rtol: float, atol: float) -> bool | None:
+        """Whether ``actual`` is what this mistake gives on ``case``.
+
+        None when the mistake cannot be told apart from the right answer on
+        this case (it gives the expected value there).
+        """
+        try:
+            if self.detect is not None:
+                return bool(self.detect(actual, case))
+            args, kwargs = case.copied()
+            wrong = transport.roundtrip(self.mistake(*args, **kwargs))
+            if values_match(wrong, expected, rtol, atol)[0]:
+                return None
+            return values_match(actual, wrong, rtol, atol)[0]
+        except Exception:
+            return False
+
+
+@dataclass
+class Property:
+    """A fact every right answer satisfies: ``predicate(actual, case) -> bool``."""
+
+    name: str
+    predicate: Callable
+    message: str
+
+    def holds(self, actual, case: Case) -> bool:
+        try:
+            return bool(self.predicate(actual, case))
+        except Exception:
+            return False
+
+
+@dataclass
+class Question:
+    """A graded question whose answer is the function named ``function``."""
+
+    id: str
+    title: str
+    function: str
+    points: float
+    reference: Callable
+    cases: Callable
+    diagnoses: list = field(default_factory=list)
+    properties: list = field(default_factory=list)
+    hint: str = ""
+    rtol: float = 1e-7
+    atol: float = 1e-9
+    time_limit: float = 10.0
+    compare_reference: bool = True
+    forbidden: tuple = ()
+
+    def __post_init__(self):
+        if not isinstance(self.id, str) or not _ID_PATTERN.match(self.id):
+            raise ValueError(
+                f"question id must look like 'ex1.q3' or 'l1.cp2' (set, dot, name); got {self.id!r}")
+        if not (isinstance(self.function, str) and self.function.isidentifier()):
+            raise ValueError(f"{self.id}: function must be a Python name; got {self.function!r}")
+        if not (isinstance(self.points, (int, float)) and self.points > 0):
+            raise ValueError(f"{self.id}: points must be a positive number; got {self.points!r}")
+        if not callable(self.reference) or not callable(self.cases):
+            raise TypeError(f"{self.id}: reference and cases must be callables")
+        if not self.hint:
+            self.hint = f"write {self.function} (question {self.id})"
+        self.forbidden = tuple(self.forbidden)
+        bad = [n for n in self.forbidden if not (isinstance(n, str) and n.startswith("kernelcourse."))]
+        if bad:
+            raise ValueError(f"{self.id}: forbidden names must be dotted names in the package, "
+                             f"such as 'kernelcourse.features.all_subsets_map'; got {bad!r}")
+        self.diagnoses = list(self.diagnoses)
+        self.properties = list(self.properties)
+
+    @property
+    def set_name(self) -> str:
+        """The exercise set or notebook this question belongs to (``ex1``, ``l1``)."""
+        return self.id.split(".", 1)[0]
+
+    def shortcut_objects(self) -> dict:
+        """What an answer to this question may not use: its forbidden names and the grader's
+        own answers, as ``{id(object): (name, object)}``."""
+        from .shortcuts import forbidden_objects, grader_objects
+
+        return {**forbidden_objects(self.forbidden), **grader_objects()}
+
+    def make_cases(self, seed: int) -> list[Case]:
+        """The cases drawn from ``numpy.random.default_rng(seed)``."""
+        raw = self.cases(np.random.default_rng(seed))
+        cases = [c if isinstance(c, Case) else Case(args=c) for c in raw]
+        if not cases:
+            raise ValueError(f"{self.id}: cases() returned no case")
+        return cases
+
+    def expected(self, case: Case):
+        """The reference's value on ``case``, as plain data."""
+        args, kwargs = case.copied()
+        return transport.roundtrip(self.reference(*args, **kwargs))
+
+    def judge(self, actual, expected, case: Case) -> tuple[bool, str]:
+        """Whether ``actual`` is right on ``case``, and why not."""
+        if self.compare_reference:
+            ok, reason = values_match(actual, expected, self.rtol, self.atol)
+            if not ok:
+                return False, reason
+        for prop in self.properties:
+            if not prop.holds(actual, case):
+                return False, prop.message
+        return True, ""
+
+    def diagnose(self, records: list) -> Diagnosis | None:
+        """The diagnosis that best explains an answer's values.
+
+        ``records`` holds ``(case, actual, expected, passed)`` for every case
+        that returned a value. A diagnosis is a candidate when the answer
+        agrees with its mistake on at least one failing case. Each candidate
+        scores the cases where the answer agrees with the mistake minus those
+        where it does not (counting only cases where the mistake differs from
+        the right answer; ``detect`` diagnoses only on failing cases); the
+        highest positive score wins, the first listed on a tie. So mistakes that
+        coincide on some inputs (or give the same True/False) are told apart.
+        """
+        best, best_score = None, None
+        for diagnosis in self.diagnoses:
+            score_, on_failure = 0, False
+            for case, actual, expected, passed in records:
+                if passed and diagnosis.detect is not None:
+                    continue
+                agree = diagnosis.agrees(actual, case, expected, self.rtol, self.atol)
+                if agree is None:
+                    continue
+                score_ += 1 if agree else -1
+                on_failure = on_failure or (agree and not passed)
+            if on_failure and score_ > 0 and (best_score is None or score_ > best_score):
+                best, best_score = diagnosis, score_
+        return best

@@ -1,0 +1,93 @@
+"""Running an answer: the student's function called on every case, under one time limit.
+
+:func:`run_answer` returns plain-data outcomes only (values in
+:mod:`~kernelcourse.grading.transport`'s format), so the same call serves ``check`` in a notebook
+and the grading command's worker (:mod:`kernelcourse.grading.worker`), which runs it in the
+sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.scoring.score`).
+"""
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+
+from . import transport
+from .question import Case
+from .shortcuts import ReferenceUsed
+
+__all__ = ["QuestionTimeout", "time_limit", "run_answer"]
+
+
+class QuestionTimeout(BaseException):
+    """Raised inside an answer when its time limit is over (not an Exception,
+    so ``except Exception`` in student code does not swallow it)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None):
+    """Interrupt the code inside after ``seconds`` (main thread on Unix only)."""
+    usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def _alarm(signum, frame):
+        raise QuestionTimeout(f"time limit of {seconds:g} s")
+
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]  # a limit around this one
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds if not outer_left else min(seconds, outer_left))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL,
+                             max(outer_left - (time.monotonic() - start), 1e-3))
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
+    """Call ``func`` on each case; return one plain-data outcome per case.
+
+    An outcome is ``{"kind": "value", "value": <encoded>}``, or ``"error"``
+    (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
+    ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
+    :func:`time_limit` for all cases together.
+    """
+    outcomes: list[dict] = []
+    try:
+        with time_limit(seconds):
+            for i, case in enumerate(cases):
+                args, kwargs = case.copied()
+                try:
+                    value = func(*args, **kwargs)
+                except NotImplementedError as exc:
+                    outcomes.append({"kind": "not_implemented", "message": _short(exc)})
+                    if i == 0:
+                        break
+                    continue
+                except QuestionTimeout:
+                    raise
+                except (Exception, ReferenceUsed) as exc:
+                    outcomes.append({"kind": "error", "type": type(exc).__name__,
+                                     "message": _short(exc)})
+                    continue
+                try:
+                    outcomes.append({"kind": "value", "value": transport.encode(value)})
+                except transport.UnsupportedValue as exc:
+                    outcomes.append({"kind": "error", "type": "UnsupportedValue",
+                                     "message": _short(exc)})
+    except QuestionTimeout:
+        outcomes.append({"kind": "timeout", "message": f"time limit of {seconds:g} s"})
+    while len(outcomes) < len(cases):
+        outcomes.append({"kind": "skipped"})
+    return outcomes
