@@ -36,6 +36,8 @@ __all__ = [
     "as_float_dtype",
     "check_symmetric",
     "check_eigenvalues_psd",
+    "asymmetry",
+    "psd_tolerance",
 ]
 
 
@@ -334,11 +336,24 @@ def check_psd(K, name: str = "K", tol: float | None = None) -> np.ndarray:
     return K
 
 
+def asymmetry(K) -> tuple[bool, float]:
+    """``(symmetric, max |K - K^T|)`` for a square ``K``: symmetric means up to
+    ``1e-10 max(1, max |K|)``, the rule of every symmetry check of the package."""
+    asym = float(np.max(np.abs(K - K.T)))
+    return asym <= 1e-10 * max(1.0, float(np.max(np.abs(K)))), asym
+
+
+def psd_tolerance(eigenvalues) -> float:
+    """The default PSD tolerance for an ``n x n`` matrix with these eigenvalues:
+    ``1e-10 max(1, max |eigenvalue|) n``, which absorbs an eigensolver's rounding."""
+    eig = np.asarray(eigenvalues)
+    return 1e-10 * max(1.0, float(np.max(np.abs(eig)))) * eig.shape[0]
+
+
 def check_symmetric(K, name: str = "K") -> None:
     """Raise unless the square ``K`` is symmetric up to ``1e-10 max(1, max |K|)``."""
-    scale = max(1.0, float(np.max(np.abs(K))))
-    asym = float(np.max(np.abs(K - K.T)))
-    if asym > 1e-10 * scale:
+    symmetric, asym = asymmetry(K)
+    if not symmetric:
         raise ValueError(f"{name} must be symmetric; max |{name} - {name}^T| = {asym:.3g}")
 
 
@@ -347,7 +362,7 @@ def check_eigenvalues_psd(eigenvalues, name: str = "K", tol: float | None = None
     of the ``n x n`` matrix ``name`` is below ``-tol`` (default ``1e-10 max(1, max |eigenvalue|) n``)."""
     eig = np.asarray(eigenvalues)
     if tol is None:
-        tol = 1e-10 * max(1.0, float(np.max(np.abs(eig)))) * eig.shape[0]
+        tol = psd_tolerance(eig)
     if eig[0] < -tol:
         raise ValueError(
             f"{name} must be positive semi-definite; its smallest eigenvalue is {eig[0]:.6g} "

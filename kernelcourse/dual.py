@@ -28,7 +28,8 @@ from scipy.linalg import cho_factor, cho_solve
 from scipy.special import expit
 
 from kernelcourse._validation import (as_2d, as_labels, as_targets, as_vector, check_nonnegative, check_positive,
-                                      check_positive_int, check_psd, check_square, check_symmetric, as_finite, gram)
+                                      check_positive_int, check_psd, check_square, check_symmetric, as_finite, gram,
+                                      psd_tolerance)
 from kernelcourse.kernels import as_kernel
 from kernelcourse.features import feature_dim_homogeneous
 
@@ -195,7 +196,7 @@ def map_linear_dual(K, y, sigma, lam):
     ratio = ridge_ratio(sigma, lam)
     check_symmetric(K, "K")
     smallest = np.linalg.eigvalsh((K + K.T) / 2)
-    tol = 1e-10 * max(1.0, float(np.max(np.abs(smallest)))) * K.shape[0]
+    tol = psd_tolerance(smallest)
     if smallest[0] < -tol:
         raise ValueError(
             "K must be positive semi-definite: K is not a PSD Gram matrix "

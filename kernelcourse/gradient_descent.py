@@ -41,8 +41,8 @@ import numpy as np
 from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
                                      default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
-from kernelcourse._validation import (as_2d, as_finite, as_real, as_targets, check_eigenvalues_psd, check_positive,
-                                      check_square, check_symmetric, gram)
+from kernelcourse._validation import (as_2d, as_finite, as_real, as_targets, as_vector, check_eigenvalues_psd,
+                                      check_nonnegative_int, check_positive, check_square, check_symmetric, gram)
 from kernelcourse.kernels import as_kernel
 
 __all__ = [
@@ -65,18 +65,7 @@ __all__ = [
 # ---------------------------------------------------------------------------
 
 def _as_vector(v, n, name):
-    arr = as_finite(v, name)
-    if arr.shape != (n,):
-        raise ValueError(f"{name} must have shape ({n},) to match the {n} samples; got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return arr
-
-
-def _check_n_steps(n_steps):
-    if isinstance(n_steps, bool) or not isinstance(n_steps, (int, np.integer)) or n_steps < 0:
-        raise ValueError(f"n_steps must be a non-negative integer; got n_steps={n_steps!r}")
-    return int(n_steps)
+    return as_vector(v, name, n, f"to match the {n} samples")
 
 
 def _check_step(step):
@@ -296,7 +285,7 @@ def kernel_gradient_descent(K, y, step, n_steps, alpha0=None, record=True, progr
     n = K.shape[0]
     y = as_targets(y, n)
     step = _check_step(step)
-    n_steps = _check_n_steps(n_steps)
+    n_steps = check_nonnegative_int(n_steps, "n_steps")
     alpha = np.zeros(n) if alpha0 is None else _as_vector(alpha0, n, "alpha0").copy()
     path = np.empty((n_steps + 1, n)) if record else None
     losses = np.empty(n_steps + 1)
@@ -345,7 +334,7 @@ def primal_gradient_descent(Phi, y, step, n_steps, w0=None, record=True):
     n, D = Phi.shape
     y = as_targets(y, n)
     step = _check_step(step)
-    n_steps = _check_n_steps(n_steps)
+    n_steps = check_nonnegative_int(n_steps, "n_steps")
     w = np.zeros(D) if w0 is None else _as_vector(w0, D, "w0").copy()
     path = np.empty((n_steps + 1, D)) if record else None
     losses = np.empty(n_steps + 1)

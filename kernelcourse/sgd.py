@@ -46,8 +46,8 @@ import numpy as np
 
 from kernelcourse._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                                      decode_binary_labels, default_kernel, encode_binary_labels)
-from kernelcourse._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_callable, check_finite_real,
-                                      check_positive, check_positive_int, check_square)
+from kernelcourse._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_callable, check_choice,
+                                      check_finite_real, check_positive, check_positive_int, check_square)
 from kernelcourse.kernels import RBF, Kernel, as_kernel
 from kernelcourse.random_features import RandomFourierFeatures, _rng
 
@@ -439,12 +439,6 @@ _COST = {
 }
 
 
-def _check_way(way):
-    if way not in WAYS:
-        raise ValueError(f"way must be one of {WAYS}; got way={way!r}")
-    return way
-
-
 def cost_table():
     """The lecture's table: for each way its computation and memory, as big-Theta formulas.
 
@@ -468,7 +462,7 @@ def predicted_cost(way, n, d, D, T):
     memory : float
         Numbers stored besides the training set, e.g. ``n^2``.
     """
-    _check_way(way)
+    check_choice(way, "way", WAYS)
     sizes = [check_positive_int(v, name) for v, name in ((n, "n"), (d, "d"), (D, "D"), (T, "T"))]
     return float(_COST[way][2](*sizes)), float(_COST[way][3](*sizes))
 
@@ -531,7 +525,7 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
         ways run through :class:`KernelSGD` keep a copy of it, and for the first
         two ways, which only read it, its size is added.
     """
-    _check_way(way)
+    check_choice(way, "way", WAYS)
     if clock not in ("wall", "cpu"):
         raise ValueError(f"clock must be 'wall' or 'cpu'; got clock={clock!r}")
     D, repeats = check_positive_int(D, "D"), check_positive_int(repeats, "repeats")

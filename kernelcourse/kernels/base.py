@@ -15,14 +15,6 @@ import numpy as np
 from .._validation import as_2d, as_pair, check_positive
 
 
-def _check_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number; got {value!r}")
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite; got {name}={value!r}")
-    return float(value)
-
-
 def _fmt(value):
     """Format a real parameter for a repr as a float, as Python prints it."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):

@@ -8,24 +8,13 @@ from collections import namedtuple
 
 import numpy as np
 
-from .._validation import (as_counts, as_rng, check_nonnegative, check_positive,
-                           check_positive_int, check_square)
+from .._validation import (as_counts, as_rng, asymmetry, check_nonnegative, check_positive, check_positive_int,
+                           check_square, psd_tolerance)
 
 
 # ---------------------------------------------------------------------------
 # PSD tools
 # ---------------------------------------------------------------------------
-
-def _default_tol(eigenvalues, n):
-    """``1e-10 * max(1, max |eigenvalue|) * n``: the default PSD tolerance."""
-    return 1e-10 * max(1.0, float(np.max(np.abs(eigenvalues)))) * n
-
-
-def _check_symmetric(K, name="K"):
-    scale = max(1.0, float(np.abs(K).max()))
-    asym = float(np.abs(K - K.T).max())
-    return asym <= 1e-10 * scale, asym
-
 
 def min_eigenvalue(K):
     """Smallest eigenvalue of a symmetric Gram matrix ``K``.
@@ -40,7 +29,7 @@ def min_eigenvalue(K):
     float
     """
     K = check_square(K)
-    ok, asym = _check_symmetric(K)
+    ok, asym = asymmetry(K)
     if not ok:
         raise ValueError(f"K must be symmetric; got max |K - K^T| = {asym:.3g} for shape {K.shape}")
     return float(np.linalg.eigvalsh((K + K.T) / 2)[0])
@@ -64,10 +53,10 @@ def is_psd(K, tol=None):
     bool
     """
     K = check_square(K)
-    if not _check_symmetric(K)[0]:
+    if not asymmetry(K)[0]:
         return False
     lam = np.linalg.eigvalsh((K + K.T) / 2)
-    tol = _default_tol(lam, K.shape[0]) if tol is None else check_nonnegative(tol, "tol")
+    tol = psd_tolerance(lam) if tol is None else check_nonnegative(tol, "tol")
     return bool(lam[0] >= -tol)
 
 
@@ -124,6 +113,6 @@ def find_non_psd_witness(func, d=1, n_points=(2, 3, 4, 5, 6), trials=200, scale=
                 raise ValueError(f"func(X, X) must return shape ({n}, {n}) for X with shape "
                                  f"{X.shape}; got {K.shape}")
             lam = np.linalg.eigvalsh((K + K.T) / 2)
-            if lam[0] < -_default_tol(lam, n):
+            if lam[0] < -psd_tolerance(lam):
                 return Witness(X, K, float(lam[0]))
     return None

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_2d, as_real, check_positive_int, check_square
-from .psd import _default_tol
+from .._validation import as_2d, as_real, check_positive_int, check_square, psd_tolerance
 from .base import Kernel, _check_kernel, _child_dim, _child_features, _no_features, _tensor_rows
 
 
@@ -181,7 +180,7 @@ class Bilinear(Kernel):
             asym = np.abs(A - A.T).max()
             raise ValueError(f"A must be symmetric; got max |A - A^T| = {asym:.3g}")
         lam = np.linalg.eigvalsh(A)
-        if lam[0] < -_default_tol(lam, A.shape[0]):
+        if lam[0] < -psd_tolerance(lam):
             raise ValueError(f"A must be positive semi-definite; its smallest eigenvalue is "
                              f"{lam[0]:.6g}")
         self._A = A.copy()   # a private copy: later changes to the caller's array do not leak in

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from .._validation import check_positive, check_positive_int
+from .._validation import check_finite_real, check_positive, check_positive_int
 from .. import features as _features
-from .base import KERNEL_NAMES, Kernel, _check_real, _fmt, _no_features
+from .base import KERNEL_NAMES, Kernel, _fmt, _no_features
 from ._fast_rbf import _rbf_gram
 
 
@@ -56,7 +56,7 @@ class Polynomial(Kernel):
     def _check_params(self):
         check_positive_int(self.degree, "degree")
         check_positive(self.gamma, "gamma")
-        _check_real(self.coef0, "coef0")
+        check_finite_real(self.coef0, "coef0")
 
     def _gram(self, X, Z, symmetric):
         K = X @ Z.T
@@ -183,7 +183,7 @@ class Sigmoid(Kernel):
 
     def _check_params(self):
         check_positive(self.gamma, "gamma")
-        _check_real(self.coef0, "coef0")
+        check_finite_real(self.coef0, "coef0")
 
     def _gram(self, X, Z, symmetric):
         K = X @ Z.T

@@ -34,8 +34,8 @@ Every public name is imported from ``kernelcourse.rkhs`` itself.
 from __future__ import annotations
 
 from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, sample_sine
-# the choices (and their check) are shared with the lecture 5 widgets
-from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_choice, kernel_section,
+# the choices are shared with the lecture 5 widgets
+from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, kernel_section,
                         orthogonal_to_span, representer_minimiser)
 from .gradients import (Functional, chain, evaluation, finite_difference_check, functional_gradient_descent,
                         gradient_checks, hinge_loss, regularised_squared_loss, squared_loss, squared_norm)

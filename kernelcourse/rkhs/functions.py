@@ -29,12 +29,6 @@ def _check_kernel(kernel):
 
 
 
-def _check_choice(value, name, choices):
-    if value not in choices:
-        raise ValueError(f"{name} must be one of {list(choices)}; got {name}={value!r}")
-    return value
-
-
 
 def _same_kernel(k1, k2):
     """Whether two kernel objects are the same function (same type and parameters, by repr)."""

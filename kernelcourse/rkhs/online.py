@@ -11,10 +11,10 @@ from sklearn.exceptions import NotFittedError
 from .._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
                           decode_binary_labels, default_kernel, encode_binary_labels)
 from .._progress import Progress
-from .._validation import (as_counts, as_rng, gram, check_finite_real, check_nonnegative, check_positive,
-                           check_positive_int)
+from .._validation import (as_counts, as_rng, gram, check_choice, check_finite_real, check_nonnegative,
+                           check_positive, check_positive_int)
 from ..kernels import as_kernel
-from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_choice, _check_function,
+from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, _check_function,
                         _check_kernel, _data, _k_diag)
 
 
@@ -43,7 +43,7 @@ def coefficient_update(loss, fx, y, eta, lam):
     c : float
         The coefficient of the new bump ``K(x_t, .)`` (0 when nothing is added).
     """
-    _check_choice(loss, "loss", LOSSES)
+    check_choice(loss, "loss", LOSSES)
     eta, lam = _check_step(eta, lam)
     _, dl = _loss_and_derivative(loss, check_finite_real(fx, "fx"), check_finite_real(y, "y"))
     return 1.0 - 2.0 * eta * lam, -eta * dl
@@ -91,7 +91,7 @@ def fit_online(kernel, X, y, loss="hinge", eta=0.1, lam=0.01, n_epochs=1, seed=N
     RKHSFunction
         Centres ``X`` and coefficients ``alpha`` (many zeros for the hinge loss).
     """
-    _check_choice(loss, "loss", LOSSES)
+    check_choice(loss, "loss", LOSSES)
     X, y = _data(X, y, labels=(loss == "hinge"))
     eta, lam = _check_step(eta, lam)
     n_epochs = check_positive_int(n_epochs, "n_epochs")
@@ -178,9 +178,9 @@ class OnlineKernelMachine(ClassifierOrRegressor):
         kernel = default_kernel(self.kernel)   # a name: resolved at fit (unknown names refused here)
         if not isinstance(kernel, str):
             _check_kernel(kernel)
-        _check_choice(self.loss, "loss", LOSSES)
-        _check_choice(self.budget_rule, "budget_rule", BUDGET_RULES)
-        _check_choice(self.schedule, "schedule", SCHEDULES)
+        check_choice(self.loss, "loss", LOSSES)
+        check_choice(self.budget_rule, "budget_rule", BUDGET_RULES)
+        check_choice(self.schedule, "schedule", SCHEDULES)
         _check_step(self.eta, self.lam)
         if self.budget is not None:
             check_positive_int(self.budget, "budget")
@@ -324,7 +324,7 @@ def budget_tradeoff(kernel, X_train, y_train, X_test, y_test, budgets, loss="hin
         ``predict_seconds`` and ``time_ratio`` (against the unlimited machine,
         measured in the same run).
     """
-    _check_choice(loss, "loss", LOSSES)
+    check_choice(loss, "loss", LOSSES)
     labels = loss == "hinge"
     X_train, y_train = _data(X_train, y_train, labels, names=("X_train", "y_train"))
     X_test, y_test = _data(X_test, y_test, labels, names=("X_test", "y_test"))
@@ -349,7 +349,7 @@ def budget_tradeoff(kernel, X_train, y_train, X_test, y_test, budgets, loss="hin
 
 def comparator_losses(f_star, X, y, loss="hinge", lam=0.0):
     """``C_t[f*] = l(f*(x_t), y_t) + lam ||f*||^2`` for each example of the stream."""
-    _check_choice(loss, "loss", LOSSES)
+    check_choice(loss, "loss", LOSSES)
     _check_function(f_star, "f_star")
     X, y = _data(X, y, labels=(loss == "hinge"))
     lam = check_nonnegative(lam, "lam")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from kernelcourse import datasets, rkhs
-from kernelcourse._validation import as_2d, check_positive_int
+from kernelcourse._validation import as_2d, check_choice, check_positive_int
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
@@ -48,7 +48,7 @@ def stepper_data(loss="hinge", n=12, random_state=0):
     Targets are ``sin(1.5 x) + 0.1 N(0, 1)`` for the squared loss and the labels
     ``sign(sin(1.5 x))`` for the hinge loss. Returns ``X`` of shape (n, 1) and ``y``.
     """
-    rkhs._check_choice(loss, "loss", rkhs.LOSSES)
+    check_choice(loss, "loss", rkhs.LOSSES)
     n = check_positive_int(n, "n")
     rng = np.random.default_rng(random_state)
     x = rng.uniform(-3.0, 3.0, size=n)
@@ -251,7 +251,7 @@ def budget_rows(rule="oldest", loss="hinge", budgets=(5, 10, 20, 50, 100), n=400
     regression targets. ``eta=None`` takes :data:`DEFAULT_ETA` of the loss. Returns the
     list of rows (the unlimited machine last).
     """
-    eta = DEFAULT_ETA[rkhs._check_choice(loss, "loss", rkhs.LOSSES)] if eta is None else eta
+    eta = DEFAULT_ETA[check_choice(loss, "loss", rkhs.LOSSES)] if eta is None else eta
     key = (rule, loss, tuple(budgets), n, gamma, eta, lam, repeats, random_state)
     if key not in _BUDGET_CACHE:
         X, y = datasets.circles(n, noise=0.1, random_state=random_state)
