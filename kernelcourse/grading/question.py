@@ -16,7 +16,18 @@ import numpy as np
 from . import transport
 from .compare import values_match
 
-__all__ = ["Case", "Diagnosis", "Property", "Question"]
+__all__ = ["Case", "Diagnosis", "KINDS", "Property", "Question"]
+
+#: The kinds of question, and what each asks of the student.
+KINDS = {
+    "formula": "implement a formula that the question prints",
+    "derive": "derive, then implement: the question names the quantity and the lecture section",
+    "predict": "predict a number, within a stated tolerance",
+    "witness": "find a witness, graded by its property",
+    "fix": "fix the bug in a given function",
+    "parameter": "choose a parameter that meets a stated target",
+    "choice": "choose and explain: multiple choice or true/false",
+}
 
 _ID_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9_]*\.[A-Za-z0-9_.]+$")
 
@@ -99,6 +110,9 @@ class Question:
     time_limit: float = 10.0
     compare_reference: bool = True
     forbidden: tuple = ()
+    kind: str = "formula"
+    section: str = ""
+    hints: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not _ID_PATTERN.match(self.id):
@@ -110,8 +124,11 @@ class Question:
             raise ValueError(f"{self.id}: points must be a positive number; got {self.points!r}")
         if not callable(self.reference) or not callable(self.cases):
             raise TypeError(f"{self.id}: reference and cases must be callables")
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.id}: kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
+        self.hints = tuple(self.hints)
         if not self.hint:
-            self.hint = f"write {self.function} (question {self.id})"
+            self.hint = self.hints[0] if self.hints else f"write {self.function} (question {self.id})"
         self.forbidden = tuple(self.forbidden)
         bad = [n for n in self.forbidden if not (isinstance(n, str) and n.startswith("kernelcourse."))]
         if bad:
