@@ -1,7 +1,7 @@
 """The ``kernelcourse`` command (also ``python -m kernelcourse``).
 
     kernelcourse grade PATH... [--output DIR] [--questions ex1] [--jobs N] [--no-sandbox]
-    kernelcourse grade --list-questions
+    kernelcourse grade --list-questions [--kinds]
     kernelcourse exercises build [SOURCE...] [--no-execute] [--check]
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
@@ -33,6 +33,9 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--list-questions", action="store_true",
                        help="list every question: its set, points, the function the answer "
                             "defines and the package names its answer may not use")
+    grade.add_argument("--kinds", action="store_true",
+                       help="with --list-questions: a table per set of each question's kind, "
+                            "section and whether it prints its formula")
     grade.add_argument("--output", "-o", default=".", metavar="DIR",
                        help="folder for gradebook.csv and gradebook.json (default: current folder)")
     grade.add_argument("--questions", metavar="IDS",
@@ -74,6 +77,10 @@ def _grade(args) -> int:
     from .grading.sandbox import SandboxUnavailable, probe
 
     if args.list_questions:
+        if args.kinds:
+            from .grading.catalog import kinds_table
+            print(kinds_table())
+            return 0
         print(_question_list())
         return 0
     if not args.paths:

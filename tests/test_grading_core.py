@@ -36,7 +36,7 @@ def test_values_match_numbers_and_shapes():
     ok, reason = values_match(np.ones(3), np.ones((3, 1)))
     assert not ok and reason == "shape (3,) where (3, 1) was expected"
     ok, reason = values_match(np.array([1.0, 2.0, 3.5]), np.array([1.0, 2.0, 3.0]))
-    assert not ok and reason == "1 of 3 entries differ, first at index 2"
+    assert not ok and reason == "1 of 3 entries differ, first at index 2; largest difference 0.5"
     # relative tolerance 1e-7: a change of 1e-6 relative fails, 1e-9 passes
     assert values_match(1.0 + 1e-9, 1.0)[0]
     assert not values_match(1.0 + 1e-6, 1.0)[0]

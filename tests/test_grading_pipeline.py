@@ -1,6 +1,7 @@
 """The exercise pipeline: student versions are generated from the sources, the sources earn full
 marks, the untouched student versions earn zero without an error."""
 import json
+import re
 
 import nbformat
 import pytest
@@ -58,7 +59,9 @@ def test_student_notebook_drops_solution_only_cells_and_outputs():
     assert [c.cell_type for c in student.cells] == ["code", "markdown"]
     assert student.cells[0].outputs == [] and student.cells[0].execution_count is None
     assert "2 ** d" not in student.cells[0].source
-    assert "raise NotImplementedError('each coordinate" in student.cells[0].source
+    # the stub's message is neutral: it points to the tiered hints, never to a step
+    assert student.cells[0].source.endswith(
+        """raise NotImplementedError('write your answer here; hint("ex1.q2") gives a hint')""")
 
 
 def test_an_unknown_question_id_in_a_source_is_an_error():
@@ -112,9 +115,14 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
         q = get_question(qid)
         assert f"def {q.function}(" in source
         assert "# BEGIN SOLUTION" in source and "# END SOLUTION" in source
-    checks = [c for c in nb["cells"] if c["cell_type"] == "code"
-              and "".join(c["source"]).startswith("check(")]
+    checks = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"
+              and re.search(r"^check\(", "".join(c["source"]), re.M)]
     assert len(checks) == len(answers)
+    # each check cell imports what it needs and finds the answer by its name (so a check run
+    # before its answer cell, or after a restart, explains itself instead of a NameError)
+    for cell, qid in zip(checks, answers):
+        assert cell.startswith("from kernelcourse.grading import check"), cell
+        assert cell.rstrip().endswith(f'check("{qid}")'), cell
     # every question of the set has an answer cell
     sets = {qid.split(".")[0] for qid in answers}
     from kernelcourse.grading.questions import all_questions

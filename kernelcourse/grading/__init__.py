@@ -6,12 +6,14 @@ command and exercise pipeline behind ``kernelcourse grade`` and
 ``kernelcourse exercises build``. See :mod:`kernelcourse.grading.core` for the
 question API.
 """
-from .core import (Case, Diagnosis, Property, Question, Result, check, evaluate, format_value,
-                   reset_session, run_answer, score, session_points, values_match)
+from .core import (Case, Constraint, Diagnosis, Property, Question, Result, check, evaluate,
+                   format_value, hint, inputs_unchanged, modified_input, reset_session,
+                   run_answer, score, session_points, values_match)
 from .questions import all_questions, get_question
 
 __all__ = [
-    "Case", "Diagnosis", "Property", "Question", "Result", "check", "evaluate", "format_value",
+    "Case", "Constraint", "Diagnosis", "Property", "Question", "Result", "check", "evaluate",
+    "format_value", "hint", "inputs_unchanged", "modified_input",
     "reset_session", "run_answer", "score", "session_points", "values_match",
     "all_questions", "get_question",
 ]

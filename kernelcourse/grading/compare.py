@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-__all__ = ["values_match", "format_value"]
+__all__ = ["values_match", "format_value", "dtype_tolerance", "conform_shape"]
 
 
 def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tuple[bool, str]:
@@ -20,6 +20,12 @@ def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tu
     Numbers and arrays are compared with ``numpy.allclose`` (integers and
     booleans exactly) after checking the shape; tuples and lists item by item;
     sets, strings and None exactly.
+
+    **Precision.** The tolerance follows the precision of the *answer's* dtype: an answer
+    computed in float32 (or float16) is compared to within :func:`dtype_tolerance` of its
+    dtype (32 units in the last place, relative to the largest expected entry: about
+    4e-6 for float32), since an honest float32 computation of a float64 quantity cannot do
+    better; float64 answers keep the question's ``rtol``/``atol``.
     """
     if expected is None or isinstance(expected, str):
         ok = actual == expected if isinstance(actual, type(expected)) else False
@@ -59,16 +65,35 @@ def _numeric_sequence(seq) -> bool:
     return arr.dtype.kind in "biuf"
 
 
+#: how many units in the last place of a low-precision answer's dtype are forgiven
+ULPS = 32
+
+
+def dtype_tolerance(dtype, expected, rtol: float, atol: float) -> tuple[float, float]:
+    """The ``(rtol, atol)`` for an answer of ``dtype``: the question's own for float64, and at
+    least :data:`ULPS` units in the last place of float32/float16 (relative to each entry and
+    to the largest expected entry) for an answer computed in lower precision."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f" or dtype.itemsize >= 8:
+        return rtol, atol
+    eps = float(np.finfo(dtype).eps)
+    exp = np.asarray(expected, dtype=float)
+    scale = float(np.max(np.abs(exp[np.isfinite(exp)]), initial=0.0)) if exp.size else 0.0
+    return max(rtol, ULPS * eps), max(atol, ULPS * eps * scale)
+
+
 def _arrays_match(actual, expected, rtol, atol) -> tuple[bool, str]:
     exp = np.asarray(expected)
     if isinstance(actual, (str, bytes, dict, set, frozenset)) or actual is None:
         return False, f"expected a number or an array, got a {type(actual).__name__}"
     try:
+        raw = np.asarray(actual)
         act = np.asarray(actual, dtype=float)
     except (TypeError, ValueError):
         return False, f"expected numbers, got a {type(actual).__name__} that is not numeric"
     if act.shape != exp.shape:
         return False, f"shape {act.shape} where {exp.shape} was expected"
+    rtol, atol = dtype_tolerance(raw.dtype, exp, rtol, atol)
     if exp.dtype.kind in "biu":
         same = act == exp.astype(float)
     else:
@@ -80,7 +105,35 @@ def _arrays_match(actual, expected, rtol, atol) -> tuple[bool, str]:
     bad = tuple(int(i) for i in np.argwhere(~same)[0])
     n_bad = int(np.sum(~same))
     where = bad[0] if len(bad) == 1 else bad
-    return False, f"{n_bad} of {exp.size} entries differ, first at index {where}"
+    with np.errstate(invalid="ignore"):
+        gap = np.abs(act - exp.astype(float))
+    largest = float(np.nanmax(np.where(same, 0.0, gap))) if np.any(np.isfinite(gap)) else float("nan")
+    return False, (f"{n_bad} of {exp.size} entries differ, first at index {where}; largest "
+                   f"difference {largest:.3g}")
+
+
+def conform_shape(actual, expected):
+    """The shape policy: ``(actual, note)``.
+
+    An array answer whose shape differs from the expected one only by axes of length 1
+    (``(n, 1)`` or ``(1, n)`` where ``(n,)`` is asked, or the reverse) is accepted: it is
+    reshaped to the expected shape and ``note`` says so, to be shown with the verdict. Any
+    other shape is left as it is (and fails, with a message naming both shapes).
+    """
+    if not isinstance(expected, np.ndarray) or isinstance(actual, (str, bytes, dict)):
+        return actual, ""
+    try:
+        arr = np.asarray(actual)
+    except Exception:  # noqa: BLE001
+        return actual, ""
+    if arr.dtype.kind not in "biuf" or arr.shape == expected.shape or arr.size != expected.size:
+        return actual, ""
+    squeeze = tuple(n for n in arr.shape if n != 1)
+    if squeeze != tuple(n for n in expected.shape if n != 1):
+        return actual, ""
+    return (arr.reshape(expected.shape),
+            f"your answer has shape {arr.shape} where {expected.shape} is asked; accepted, "
+            f"but return shape {expected.shape} (e.g. with .reshape{expected.shape})")
 
 
 def format_value(value, limit: int = 160, threshold: int = 12) -> str:

@@ -63,6 +63,21 @@ The parts:
     or give the same True/False there, are still told apart.
     ``detect(actual, case) -> bool`` replaces the match where many outputs
     reveal the same mistake (``mistake`` is still required: the tests use it).
+``kind``, ``section``, ``hints``
+    ``kind`` is one of :data:`~kernelcourse.grading.question.KINDS` (formula, derive, predict,
+    witness, fix, parameter, choice); only "formula" prints the formula it asks for.
+    ``section`` is the syllabus number the question points to. ``hints`` are tiers, a nudge
+    first; ``hint(id)`` in a notebook prints the next, and from the second failed check on each
+    failed check prints the next one. The stub of an answer cell never holds a hint (its
+    message only names ``hint("<id>")``), and no hint or stub line may equal a line of the
+    solution (``tests/test_exercise_quality.py``).
+``constraints`` (:class:`Constraint`)
+    Rules about *how* the answer works, checked by behaviour after each call: the arguments
+    are compared after the call (``inputs_unchanged()``: nothing modified in place), and
+    probe arguments report how they were used (:mod:`kernelcourse.grading.probes`:
+    ``RowSource`` and ``rows_at_most`` for "chunk by chunk"). A right value that breaks a
+    constraint fails the case with the constraint's message; ``Diagnosis(behaviour=...)``
+    (e.g. ``modified_input("u")``) names such a mistake.
 ``Property(name, predicate, message)``
     ``predicate(actual, case) -> bool``, a fact the lecture states (symmetry,
     PSD, an identity). A case passes when it matches the reference (if
@@ -82,6 +97,14 @@ on its own ``mistake`` and none on the reference's answer, and the cases are
 plain data that depend on the seed. :func:`evaluate` runs one check without
 printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
 
+Fair to honest answers: the comparison's tolerance follows the answer's dtype (a float32 answer
+is compared to within 32 float32 units in the last place of the largest expected entry,
+:func:`~kernelcourse.grading.compare.dtype_tolerance`), and one shape policy holds everywhere
+(:func:`~kernelcourse.grading.compare.conform_shape`): an answer whose shape differs from the
+expected one only by axes of length 1, such as ``(n, 1)`` where ``(n,)`` is asked, is accepted
+with a note that names both shapes; any other shape fails with a message naming both. A verdict
+line is cut, when too long, in the failing case's description, never in the diagnosis.
+
 Answers are judged on plain data only: the value an answer returns goes
 through :mod:`kernelcourse.grading.transport` before it is compared, both here
 and in the grading command (which runs answers in a worker process and compares
@@ -99,15 +122,20 @@ from __future__ import annotations
 
 from . import transport
 from .compare import _arrays_match, _numeric_sequence, format_value, values_match
-from .question import _ID_PATTERN, Case, Diagnosis, Property, Question
+from .question import (_ID_PATTERN, Case, Constraint, Diagnosis, Property, Question,
+                       inputs_unchanged, modified_input)
 from .running import QuestionTimeout, _short, run_answer, time_limit
 from .scoring import Result, _describe_inputs, _fmt, answer_source, evaluate, score
-from .session import _CALLS, _SESSION, _next_seed, check, reset_session, session_points
+from .session import _CALLS, _SESSION, _next_seed, check, hint, reset_session, session_points
 from .shortcuts import ReferenceUsed, reason as _shortcut_reason, static_uses, tripwires
 
 __all__ = [
     "Case",
+    "Constraint",
     "Diagnosis",
+    "hint",
+    "inputs_unchanged",
+    "modified_input",
     "Property",
     "Question",
     "Result",

@@ -71,7 +71,7 @@ from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LI
 from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sandbox import Sandbox, TreeMemoryLimit, probe
-from .scoring import Result, _fmt, score
+from .scoring import LINE_LIMIT, Result, _fmt, score
 from .shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",
@@ -124,7 +124,9 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
         row.errors.append(f"not graded: internal error of the grader ({type(exc).__name__}: "
                           f"{clean_text(exc, 200)})")
     row.errors = [clean_text(e, 600) for e in row.errors]
-    row.details = {k: clean_text(v, 600) for k, v in row.details.items()}
+    # a verdict line is at most scoring.LINE_LIMIT characters with its diagnosis whole (the
+    # failing case is what gets shortened); the margin is for escaped control characters
+    row.details = {k: clean_text(v, 2 * LINE_LIMIT) for k, v in row.details.items()}
     row.total = round(sum(row.points.values()), 4)
     row.seconds = time.monotonic() - start
     return row

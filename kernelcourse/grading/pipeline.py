@@ -5,8 +5,10 @@
 
 * in each code cell, the lines from ``# BEGIN SOLUTION`` to ``# END SOLUTION``
   (markers included) become one line ``raise NotImplementedError(<hint>)``,
-  indented like the ``# BEGIN SOLUTION`` line; the hint is the question's
-  (from the ``# ANSWER <id>`` line that opens the cell);
+  indented like the ``# BEGIN SOLUTION`` line; its message is neutral
+  (:func:`stub_message`: it names ``hint("<id>")``, never a step of the solution);
+  a block may end with ``# STUB`` followed by commented-out lines: the code the student
+  is given (a "fix the bug" question's buggy function), uncommented after the stub line;
 * cells whose first line is ``# SOLUTION ONLY`` are left out;
 * outputs and execution counts are cleared.
 
@@ -32,10 +34,20 @@ SOURCE_DIR = ROOT / "exercises" / "source"
 STUDENT_DIR = ROOT / "exercises"
 
 BEGIN = re.compile(r"^(?P<indent>[ \t]*)#+\s*BEGIN SOLUTION\s*$")
+STUB = re.compile(r"^[ \t]*#+\s*STUB\s*$")
 END = re.compile(r"^[ \t]*#+\s*END SOLUTION\s*$")
 ANSWER = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 SOLUTION_ONLY = "# SOLUTION ONLY"
 DEFAULT_HINT = "replace this line with your solution"
+
+
+def stub_message(question_id: str, given: bool = False) -> str:
+    """The message of an answer cell's stub: neutral, it never hints at the solution (the
+    question's tiered hints are shown on request, ``hint(id)``, and after failed checks)."""
+    if given:
+        return (f'the function below has a bug: fix it, then delete this line; hint("{question_id}") '
+                f'gives a hint')
+    return f'write your answer here; hint("{question_id}") gives a hint'
 
 
 def _hint_for(source: str) -> str:
@@ -44,25 +56,40 @@ def _hint_for(source: str) -> str:
     if not match:
         return DEFAULT_HINT
     from .questions import get_question
-    return get_question(match.group(1)).hint
+    given = any(STUB.match(line) for line in source.split("\n"))
+    return stub_message(get_question(match.group(1)).id, given)
+
+
+def _uncomment(line: str) -> str:
+    """A line of the given code after ``# STUB``: its ``# `` (after the indent) removed."""
+    match = re.match(r"^([ \t]*)# ?(.*)$", line)
+    return match.group(1) + match.group(2) if match else line
 
 
 def student_source(source: str, hint: str = DEFAULT_HINT, where: str = "cell") -> str:
-    """Replace every solution block of a cell's source by a NotImplementedError stub."""
-    out, inside = [], False
+    """Replace every solution block of a cell's source by a NotImplementedError stub.
+
+    A block may hold a line ``# STUB``: the lines after it, each commented out in the
+    source, are code the student is given (a "fix the bug" question's buggy version); they
+    follow the stub line in the student's cell, uncommented."""
+    out, inside, given = [], False, False
     for number, line in enumerate(source.split("\n"), 1):
         begin = BEGIN.match(line)
         if begin:
             if inside:
                 raise ValueError(f"{where}, line {number}: '# BEGIN SOLUTION' inside another "
                                  "solution block")
-            inside = True
+            inside, given = True, False
             out.append(f"{begin.group('indent')}raise NotImplementedError({hint!r})")
         elif END.match(line):
             if not inside:
                 raise ValueError(f"{where}, line {number}: '# END SOLUTION' without a "
                                  "'# BEGIN SOLUTION' before it")
             inside = False
+        elif inside and STUB.match(line):
+            given = True
+        elif inside and given:
+            out.append(_uncomment(line))
         elif not inside:
             out.append(line)
     if inside:

@@ -14,9 +14,9 @@ from typing import Callable
 import numpy as np
 
 from . import transport
-from .compare import values_match
+from .compare import conform_shape, values_match
 
-__all__ = ["Case", "Diagnosis", "KINDS", "Property", "Question"]
+__all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "inputs_unchanged"]
 
 #: The kinds of question, and what each asks of the student.
 KINDS = {
@@ -52,20 +52,30 @@ class Case:
 
 @dataclass
 class Diagnosis:
-    """A known mistake and the message that names it."""
+    """A known mistake and the message that names it.
+
+    ``detect(actual, case) -> bool`` replaces the comparison with ``mistake``'s value;
+    ``behaviour(usage, case) -> bool`` diagnoses from how the answer used its inputs
+    (``usage``: see :class:`Constraint`), e.g. "changed u in place" or "formed the whole
+    matrix at once".
+    """
 
     name: str
     message: str
     mistake: Callable
     detect: Callable | None = None
+    behaviour: Callable | None = None
 
-    def agrees(self, actual, case: Case, expected, rtol: float, atol: float) -> bool | None:
+    def agrees(self, actual, case: Case, expected, rtol: float, atol: float,
+               usage: dict | None = None) -> bool | None:
         """Whether ``actual`` is what this mistake gives on ``case``.
 
         None when the mistake cannot be told apart from the right answer on
         this case (it gives the expected value there).
         """
         try:
+            if self.behaviour is not None:
+                return bool(self.behaviour(usage or {}, case))
             if self.detect is not None:
                 return bool(self.detect(actual, case))
             args, kwargs = case.copied()
@@ -93,6 +103,56 @@ class Property:
 
 
 @dataclass
+class Constraint:
+    """A rule the question states about *how* the answer works, checked by behaviour.
+
+    ``test(usage, case) -> bool``; ``usage`` is plain data about the call: ``"modified"``
+    (the positions, as strings, or keywords of the arguments the answer changed in place),
+    ``"modified_names"`` (their parameter names) and ``"probes"`` (each probe argument's
+    report, see :mod:`kernelcourse.grading.probes`). ``message`` is a text or
+    ``message(usage, case) -> str``. A case whose value is right but breaks a constraint
+    fails with that message.
+    """
+
+    name: str
+    test: Callable
+    message: str | Callable
+
+    def holds(self, usage: dict, case: Case) -> bool:
+        try:
+            return bool(self.test(usage, case))
+        except Exception:
+            return False
+
+    def explain(self, usage: dict, case: Case) -> str:
+        if callable(self.message):
+            try:
+                return str(self.message(usage, case))
+            except Exception:
+                return self.name
+        return self.message
+
+
+def _modified(usage: dict, names=()) -> list:
+    found = list(usage.get("modified_names") or usage.get("modified") or [])
+    return [n for n in found if not names or n in names]
+
+
+def inputs_unchanged(*names: str) -> Constraint:
+    """The constraint "the answer leaves its arguments (or the ones named) unchanged"."""
+    def message(usage, case):
+        changed = ", ".join(_modified(usage, names))
+        return (f"the answer changed its argument {changed} in place; the question asks to leave "
+                f"it unchanged (work on a copy, e.g. np.array(...) or .copy())")
+    return Constraint("inputs unchanged", lambda usage, case: not _modified(usage, names), message)
+
+
+def modified_input(*names: str) -> Callable:
+    """For ``Diagnosis(behaviour=...)``: the answer changed an argument (or a named one)."""
+    return lambda usage, case: bool(_modified(usage, names))
+
+
+@dataclass
 class Question:
     """A graded question whose answer is the function named ``function``."""
 
@@ -113,6 +173,7 @@ class Question:
     kind: str = "formula"
     section: str = ""
     hints: tuple = ()
+    constraints: list = field(default_factory=list)
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not _ID_PATTERN.match(self.id):
@@ -136,6 +197,7 @@ class Question:
                              f"such as 'kernelcourse.features.all_subsets_map'; got {bad!r}")
         self.diagnoses = list(self.diagnoses)
         self.properties = list(self.properties)
+        self.constraints = list(self.constraints)
 
     @property
     def set_name(self) -> str:
@@ -162,6 +224,18 @@ class Question:
         args, kwargs = case.copied()
         return transport.roundtrip(self.reference(*args, **kwargs))
 
+    def conform(self, actual, expected):
+        """The shape policy (:func:`~kernelcourse.grading.compare.conform_shape`):
+        ``(actual, note)``, an (n, 1) answer where (n,) is asked taken as (n,), with a note."""
+        return conform_shape(actual, expected)
+
+    def obeys(self, usage: dict, case: Case) -> tuple[bool, str]:
+        """Whether the call kept the question's constraints, and which it broke."""
+        for constraint in self.constraints:
+            if not constraint.holds(usage, case):
+                return False, constraint.explain(usage, case)
+        return True, ""
+
     def judge(self, actual, expected, case: Case) -> tuple[bool, str]:
         """Whether ``actual`` is right on ``case``, and why not."""
         if self.compare_reference:
@@ -176,8 +250,8 @@ class Question:
     def diagnose(self, records: list) -> Diagnosis | None:
         """The diagnosis that best explains an answer's values.
 
-        ``records`` holds ``(case, actual, expected, passed)`` for every case
-        that returned a value. A diagnosis is a candidate when the answer
+        ``records`` holds ``(case, actual, expected, passed)`` (and, optionally, the call's
+        ``usage`` fifth) for every case that returned a value. A diagnosis is a candidate when the answer
         agrees with its mistake on at least one failing case. Each candidate
         scores the cases where the answer agrees with the mistake minus those
         where it does not (counting only cases where the mistake differs from
@@ -188,10 +262,11 @@ class Question:
         best, best_score = None, None
         for diagnosis in self.diagnoses:
             score_, on_failure = 0, False
-            for case, actual, expected, passed in records:
-                if passed and diagnosis.detect is not None:
+            for case, actual, expected, passed, *rest in records:
+                if passed and (diagnosis.detect is not None or diagnosis.behaviour is not None):
                     continue
-                agree = diagnosis.agrees(actual, case, expected, self.rtol, self.atol)
+                usage = rest[0] if rest else {}
+                agree = diagnosis.agrees(actual, case, expected, self.rtol, self.atol, usage)
                 if agree is None:
                     continue
                 score_ += 1 if agree else -1

@@ -55,10 +55,63 @@ def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def _fingerprint(value, _depth: int = 0):
+    """A digest of a plain-data value (arrays by their bytes), None when it has none."""
+    import hashlib
+
+    import numpy as np
+
+    if _depth > transport.MAX_DEPTH:
+        return None
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value)
+        return f"nd{data.dtype.str}{data.shape}" + hashlib.sha1(data.tobytes()).hexdigest()
+    if isinstance(value, (list, tuple)):
+        parts = [_fingerprint(v, _depth + 1) for v in value]
+        return None if None in parts else f"{type(value).__name__}[{','.join(parts)}]"
+    if isinstance(value, dict):
+        parts = [(repr(k), _fingerprint(v, _depth + 1)) for k, v in value.items()]
+        return None if any(p is None for _, p in parts) else f"dict{parts}"
+    if isinstance(value, (set, frozenset)):
+        return f"{type(value).__name__}{sorted(map(repr, value))}"
+    if value is None or isinstance(value, (bool, int, float, str, np.generic)):
+        return repr(value)
+    return None
+
+
+def _fingerprints(args, kwargs) -> dict:
+    """The arguments as text, to tell afterwards which ones the answer changed in place."""
+    from .probes import Probe
+
+    found = {str(i): _fingerprint(a) for i, a in enumerate(args) if not isinstance(a, Probe)}
+    found.update({str(k): _fingerprint(v) for k, v in kwargs.items() if not isinstance(v, Probe)})
+    return found
+
+
+def _usage(args, kwargs, before: dict) -> dict:
+    """How the answer used its arguments: ``modified`` (the positions or keywords of the
+    arguments it changed in place) and ``probes`` (each probe's report)."""
+    from .probes import probe_usage
+
+    values = {str(i): a for i, a in enumerate(args)}
+    values.update({str(k): v for k, v in kwargs.items()})
+    modified = [key for key, text in before.items()
+                if text is not None and _fingerprint(values[key]) != text]
+    usage = {}
+    if modified:
+        usage["modified"] = modified
+    probes = probe_usage(args, kwargs)
+    if probes:
+        usage["probes"] = probes
+    return usage
+
+
 def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
     """Call ``func`` on each case; return one plain-data outcome per case.
 
-    An outcome is ``{"kind": "value", "value": <encoded>}``, or ``"error"``
+    An outcome is ``{"kind": "value", "value": <encoded>}`` (with ``"usage"``: the arguments
+    the answer changed in place and the reports of the probes among them, when there are
+    any, see :mod:`~kernelcourse.grading.probes`), or ``"error"``
     (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
     ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
     :func:`time_limit` for all cases together.
@@ -68,6 +121,7 @@ def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
         with time_limit(seconds):
             for i, case in enumerate(cases):
                 args, kwargs = case.copied()
+                before = _fingerprints(args, kwargs)
                 try:
                     value = func(*args, **kwargs)
                 except NotImplementedError as exc:
@@ -82,7 +136,11 @@ def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
                                      "message": _short(exc)})
                     continue
                 try:
-                    outcomes.append({"kind": "value", "value": transport.encode(value)})
+                    outcome = {"kind": "value", "value": transport.encode(value)}
+                    usage = _usage(args, kwargs, before)
+                    if usage:
+                        outcome["usage"] = usage
+                    outcomes.append(outcome)
                 except transport.UnsupportedValue as exc:
                     outcomes.append({"kind": "error", "type": "UnsupportedValue",
                                      "message": _short(exc)})

@@ -19,6 +19,10 @@ from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
 __all__ = ["Result", "score", "evaluate", "answer_source"]
 
 
+#: the longest line a verdict takes (the failing case is shortened to fit, never the diagnosis)
+LINE_LIMIT = 560
+
+
 @dataclass
 class Result:
     """The verdict on one question."""
@@ -30,21 +34,31 @@ class Result:
     points: float = 0.0
     detail: str = ""
     diagnosis: Diagnosis | None = None
+    note: str = ""
 
-    def line(self, so_far: str = "") -> str:
+    def line(self, so_far: str = "", limit: int | None = LINE_LIMIT) -> str:
+        """The verdict in one line. When it would be longer than ``limit`` characters, the
+        description of the failing case is shortened; the diagnosis and the note are always
+        whole."""
         q = self.question
         pts = f"{_fmt(self.points)}/{_fmt(q.points)} points" + (f" ({so_far})" if so_far else "")
         head = f"{q.id} {q.title}"
+        note = f". Note: {self.note}" if self.note else ""
         if self.status == "passed":
-            return f"{head}: passed all {self.n_cases} cases, {pts}"
+            return f"{head}: passed all {self.n_cases} cases, {pts}{note}"
         if self.status == "not attempted":
             return f"{head}: not attempted, {pts}"
         if self.status == "error":
             return f"{head}: {self.detail}, {pts}"
-        text = f"{head}: {self.n_passed}/{self.n_cases} cases passed, {pts}; {self.detail}"
+        tail = note
         if self.diagnosis is not None:
-            text += f". Likely mistake: {self.diagnosis.message}"
-        return text
+            tail += f". Likely mistake: {self.diagnosis.message}"
+        start = f"{head}: {self.n_passed}/{self.n_cases} cases passed, {pts}; "
+        detail = self.detail
+        if limit is not None and len(start) + len(detail) + len(tail) > limit:
+            room = max(limit - len(start) - len(tail), 60)
+            detail = detail if len(detail) <= room else detail[: room - 4].rstrip() + " ..."
+        return start + detail + tail
 
 
 def _fmt(x: float) -> str:
@@ -81,7 +95,8 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
                       f"results for {n} cases")
     if outcomes and outcomes[0].get("kind") == "not_implemented":
         return Result(question, "not attempted", 0, n)
-    n_passed, first_fail, records = 0, "", []
+    n_passed, first_fail, records, notes = 0, "", [], []
+    names = _parameter_names(question)
     for case, out in zip(cases, outcomes):
         kind = out.get("kind")
         inputs = _describe_inputs(question, case)
@@ -92,10 +107,20 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
                 ok, why, actual = False, f"unreadable answer ({_short(exc)})", None
             else:
                 expected = question.expected(case)
+                actual, note = question.conform(actual, expected)
+                if note and note not in notes:
+                    notes.append(note)
+                usage = _plain_usage(out.get("usage"), names)
                 ok, reason = question.judge(actual, expected, case)
-                records.append((case, actual, expected, ok))
+                broken = ""
+                if ok:
+                    ok, broken = question.obeys(usage, case)
+                records.append((case, actual, expected, ok, usage))
                 if ok:
                     n_passed += 1
+                    continue
+                if broken:
+                    first_fail = first_fail or f"first failure on {inputs}: {broken}"
                     continue
                 shown = (f"expected {format_value(expected)}" if question.compare_reference
                          else "expected")
@@ -117,7 +142,35 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
     points = question.points * n_passed / n
     status = "passed" if n_passed == n else "failed"
     diagnosis = question.diagnose(records) if n_passed < n else None
-    return Result(question, status, n_passed, n, points, first_fail, diagnosis)
+    return Result(question, status, n_passed, n, points, first_fail, diagnosis, "; ".join(notes))
+
+
+def _parameter_names(question: Question) -> list[str]:
+    try:
+        return list(inspect.signature(question.reference).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _plain_usage(usage, names: list[str]) -> dict:
+    """The ``usage`` an outcome reported, kept only where it is plain data of the expected
+    form (it may come from a worker that ran untrusted code), with the parameter names of
+    the arguments changed in place."""
+    if not isinstance(usage, dict):
+        return {}
+    clean: dict = {}
+    modified = usage.get("modified")
+    if isinstance(modified, list):
+        keys = [str(m)[:40] for m in modified[:50]]
+        clean["modified"] = keys
+        clean["modified_names"] = [names[int(k)] if k.isdigit() and int(k) < len(names) else k
+                                   for k in keys]
+    probes = usage.get("probes")
+    if isinstance(probes, dict):
+        clean["probes"] = {str(k)[:40]: {str(a)[:40]: b for a, b in v.items()
+                                         if isinstance(b, (int, float, str, bool))}
+                           for k, v in list(probes.items())[:20] if isinstance(v, dict)}
+    return clean
 
 
 def answer_source(answer) -> str:

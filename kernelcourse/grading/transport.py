@@ -15,6 +15,10 @@ tuple               ``{"$tuple": [...]}``
 list                a JSON list
 set, frozenset      ``{"$set": [...]}`` / ``{"$frozenset": [...]}``
 dict                ``{"$dict": [[key, value], ...]}``
+a probe             ``{"$probe": kind, "data": ...}``: an input that records how
+                    the answer uses it (:mod:`~kernelcourse.grading.probes`);
+                    rebuilt only where asked (``decode(..., probes=True)``, the
+                    worker reading its cases), refused in an answer's value
 ==================  ==========================================================
 
 Anything else (functions, generators, objects, complex numbers) raises
@@ -64,6 +68,9 @@ def encode(obj, _depth: int = 0):
         return {tag: [encode(v, _depth + 1) for v in obj]}
     if isinstance(obj, dict):
         return {"$dict": [[encode(k, _depth + 1), encode(v, _depth + 1)] for k, v in obj.items()]}
+    from .probes import Probe
+    if isinstance(obj, Probe):
+        return {"$probe": obj.kind, "data": encode(obj.spec(), _depth + 1)}
     raise UnsupportedValue(
         f"a value of type {type(obj).__name__} cannot be graded; return numbers, "
         "numpy arrays, or lists/tuples of them")
@@ -77,12 +84,15 @@ def _hashable(v):
     return v
 
 
-def decode(obj, _depth: int = 0):
-    """Inverse of :func:`encode` (values nested deeper than :data:`MAX_DEPTH` are refused)."""
+def decode(obj, _depth: int = 0, probes: bool = False):
+    """Inverse of :func:`encode` (values nested deeper than :data:`MAX_DEPTH` are refused).
+
+    ``probes=True`` rebuilds probes (the worker reading its cases); otherwise a probe is
+    refused (an answer's value is plain data)."""
     if _depth > MAX_DEPTH:
         raise UnsupportedValue(f"value nested deeper than {MAX_DEPTH} levels")
     if isinstance(obj, list):
-        return [decode(v, _depth + 1) for v in obj]
+        return [decode(v, _depth + 1, probes) for v in obj]
     if not isinstance(obj, dict):
         return obj
     if "$nd" in obj:
@@ -91,13 +101,19 @@ def decode(obj, _depth: int = 0):
             raise UnsupportedValue(f"array of dtype {dtype} is not supported")
         return np.array(obj["data"], dtype=dtype).reshape(obj["shape"])
     if "$tuple" in obj:
-        return tuple(decode(v, _depth + 1) for v in obj["$tuple"])
+        return tuple(decode(v, _depth + 1, probes) for v in obj["$tuple"])
+    if "$probe" in obj:
+        from .probes import PROBES
+        if not probes or obj["$probe"] not in PROBES:
+            raise UnsupportedValue("a probe is an input of the grader, not a value")
+        return PROBES[obj["$probe"]].from_spec(decode(obj.get("data"), _depth + 1))
     if "$set" in obj:
         return {_hashable(decode(v, _depth + 1)) for v in obj["$set"]}
     if "$frozenset" in obj:
         return frozenset(_hashable(decode(v, _depth + 1)) for v in obj["$frozenset"])
     if "$dict" in obj:
-        return {_hashable(decode(k, _depth + 1)): decode(v, _depth + 1) for k, v in obj["$dict"]}
+        return {_hashable(decode(k, _depth + 1)): decode(v, _depth + 1, probes)
+                for k, v in obj["$dict"]}
     raise UnsupportedValue(f"unknown tagged value with keys {sorted(obj)[:3]}")
 
 
@@ -106,11 +122,11 @@ def dumps(obj) -> str:
     return json.dumps(encode(obj), separators=(",", ":"))
 
 
-def loads(text: str):
+def loads(text: str, probes: bool = False):
     """Decode one line of JSON text written by :func:`dumps`."""
-    return decode(json.loads(text))
+    return decode(json.loads(text), probes=probes)
 
 
 def roundtrip(obj):
-    """What ``obj`` becomes after a trip through the worker's format."""
-    return loads(dumps(obj))
+    """What ``obj`` becomes after a trip through the worker's format (probes rebuilt)."""
+    return loads(dumps(obj), probes=True)

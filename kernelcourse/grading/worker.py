@@ -94,7 +94,8 @@ def _run(request: dict) -> dict:
     func = namespace.get(request["function"])
     if not callable(func):
         return {"error": f"the answer cell does not define the function {request['function']}"}
-    cases = [Case(tuple(decode(a)), decode(k)) for a, k in request["cases"]]
+    cases = [Case(tuple(decode(a, probes=True)), decode(k, probes=True))
+             for a, k in request["cases"]]
     try:
         return {"outcomes": run_answer(func, cases, seconds)}
     except SystemExit as exc:

@@ -26,7 +26,7 @@ import numpy as np
 from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
 from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
-from ..core import Case, Diagnosis, Question
+from ..core import Case, Diagnosis, Question, inputs_unchanged, modified_input
 
 
 def _points(rng, n, d, scale=1.0):
@@ -126,6 +126,11 @@ def _cases_step(rng):
     return cases
 
 
+def _step_in_place(u, i, k_row, y_i, alpha):
+    u[i] = u[i] - alpha * _dloss(k_row @ u, y_i)
+    return u
+
+
 def _only_i(u, i, value):
     u = np.array(u, dtype=float)
     u[i] = value
@@ -139,8 +144,11 @@ Q1 = Question(
         "kernelcourse.sgd.sgd_gram",
         "kernelcourse.sgd.KernelSGD",
     ),
-    reference=_step, cases=_cases_step,
+    reference=_step, cases=_cases_step, constraints=[inputs_unchanged("u")],
     diagnoses=[
+        Diagnosis("in place", "you changed the caller's u in place: a step returns a new "
+                  "array (copy u first), so the caller's u is still there to compare with",
+                  _step_in_place, behaviour=modified_input("u")),
         Diagnosis("sign", "SGD moves against the derivative: u_i <- u_i - alpha * loss'(...)",
                   lambda u, i, k, y, a: _only_i(u, i, u[i] + a * _dloss(k @ u, y))),
         Diagnosis("no kernel sum", "the prediction on x_i is w.phi(x_i) = sum_j K(x_i, x_j) u_j "

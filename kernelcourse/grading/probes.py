@@ -1,0 +1,179 @@
+"""Inputs that watch how an answer uses them, so a question can check a stated constraint by
+behaviour ("process Phi chunk by chunk", "leave u unchanged"), not only by the value returned.
+
+A probe is an argument of a :class:`~kernelcourse.grading.question.Case`. It travels to the
+grading worker as plain data (``{"$probe": kind, "data": ...}`` in
+:mod:`~kernelcourse.grading.transport`), is rebuilt there, is handed to the answer, and after the
+call its :meth:`Probe.usage` (plain data) comes back with the outcome. A
+:class:`~kernelcourse.grading.question.Constraint` of the question then reads that usage.
+
+:class:`RowSource` is the one probe so far: a matrix the answer may only read by rows,
+``source[start:stop]`` (or ``source[i]``, ``source[index_array]``), which counts how many rows
+were formed at once. ``np.asarray(source)`` works too, and counts as forming every row at
+once. With it, "form at most ``chunk_size`` rows of Phi at a time" is checked by
+:func:`rows_at_most`::
+
+    from kernelcourse.grading import Case, Question
+    from kernelcourse.grading.probes import RowSource, rows_at_most
+
+    def _cases(rng):
+        Phi = rng.normal(size=(20, 4))
+        return [Case((RowSource(Phi), y, lam, 6), label="...")]
+
+    Question(..., cases=_cases,
+             constraints=[rows_at_most(0, lambda case: case.args[3])])
+
+The reference receives the same kind of object (a fresh copy), so it must read it by rows as
+well. A diagnosis of the "whole matrix at once" mistake uses ``behaviour=``
+(see :class:`~kernelcourse.grading.question.Diagnosis`), e.g.
+``behaviour=formed_more_rows_than(0, lambda case: case.args[3])``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Probe", "RowSource", "rows_at_most", "formed_more_rows_than", "PROBES"]
+
+
+class Probe:
+    """Base of the probes: ``kind`` names it in the transport format."""
+
+    kind = ""
+
+    def spec(self):  # pragma: no cover - every probe defines it
+        """The plain data the probe is rebuilt from."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_spec(cls, spec):  # pragma: no cover
+        raise NotImplementedError
+
+    def usage(self) -> dict:  # pragma: no cover
+        """What the answer did with the probe, as plain data (numbers, strings)."""
+        raise NotImplementedError
+
+
+class RowSource(Probe):
+    """A matrix read by rows: ``source[a:b]`` returns those rows as a new float array.
+
+    ``len(source)``, ``source.shape``, ``source.ndim``, ``source.dtype`` work; anything
+    else on the whole matrix (``source.T``, ``source @ v``) is an ``AttributeError`` or
+    ``TypeError`` that says to slice rows first. :meth:`usage` reports ``max_rows`` (the most
+    rows formed by one access), ``rows`` (all rows formed, counted with repeats) and
+    ``reads`` (the number of accesses).
+    """
+
+    kind = "rows"
+
+    def __init__(self, data):
+        data = np.array(data, dtype=float)
+        if data.ndim != 2:
+            raise ValueError(f"RowSource holds a matrix (2-D array); got shape {data.shape}")
+        self._data = data
+        self._max_rows = 0
+        self._rows = 0
+        self._reads = 0
+
+    # -- what the answer sees
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return 2
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    def __len__(self):
+        return self._data.shape[0]
+
+    def _count(self, rows: np.ndarray) -> np.ndarray:
+        n = 1 if rows.ndim == 1 else int(rows.shape[0])
+        self._reads += 1
+        self._rows += n
+        self._max_rows = max(self._max_rows, n)
+        return rows
+
+    def __getitem__(self, index):
+        if isinstance(index, tuple):
+            raise TypeError("read this matrix by rows only: source[start:stop] (then index "
+                            "the columns of the array it returns)")
+        return self._count(np.array(self._data[index], dtype=float))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __array__(self, dtype=None, copy=None):
+        whole = self._count(np.array(self._data))
+        return whole if dtype is None else whole.astype(dtype)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"this matrix is read by rows: take source[start:stop] (an array) "
+                             f"first; it has no attribute {name!r}")
+
+    def __repr__(self):
+        return f"RowSource(shape={self.shape})"
+
+    def __deepcopy__(self, memo):
+        return RowSource(self._data)  # a fresh copy counts from zero
+
+    # -- the transport format and the report
+    def spec(self):
+        return self._data
+
+    @classmethod
+    def from_spec(cls, spec):
+        return cls(spec)
+
+    def usage(self) -> dict:
+        return {"max_rows": self._max_rows, "rows": self._rows, "reads": self._reads}
+
+
+#: kind -> class, the probes the worker may rebuild.
+PROBES = {RowSource.kind: RowSource}
+
+
+def probe_usage(args: tuple, kwargs: dict) -> dict:
+    """``{"0": usage, "name": usage}`` for every probe among the arguments."""
+    found = {str(i): a.usage() for i, a in enumerate(args) if isinstance(a, Probe)}
+    found.update({str(k): v.usage() for k, v in kwargs.items() if isinstance(v, Probe)})
+    return found
+
+
+def _rows_used(usage: dict, where) -> int | None:
+    probe = (usage.get("probes") or {}).get(str(where))
+    if not isinstance(probe, dict):
+        return None
+    value = probe.get("max_rows")
+    return int(value) if isinstance(value, (int, float)) else None
+
+
+def rows_at_most(where, limit):
+    """A :class:`Constraint`: the answer formed at most ``limit(case)`` rows of the
+    :class:`RowSource` argument ``where`` (a position or a keyword) at once."""
+    from .question import Constraint
+
+    def test(usage, case):
+        used = _rows_used(usage, where)
+        return used is not None and used <= int(limit(case))
+
+    def message(usage, case):
+        used = _rows_used(usage, where)
+        return (f"the answer formed {used} rows of the matrix at once; the question asks for at "
+                f"most {int(limit(case))} at a time (chunk by chunk)")
+    return Constraint("rows at once", test, message)
+
+
+def formed_more_rows_than(where, limit):
+    """For ``Diagnosis(behaviour=...)``: the answer formed more than ``limit(case)`` rows at
+    once."""
+    def behaviour(usage, case):
+        used = _rows_used(usage, where)
+        return used is not None and used > int(limit(case))
+    return behaviour
