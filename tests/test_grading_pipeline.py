@@ -13,6 +13,11 @@ from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebo
 SOURCES = sorted(SOURCE_DIR.glob("*.ipynb"))
 
 
+def is_check_cell(source: str) -> bool:
+    """A check cell: its code calls check(...) (after importing it, as each check cell does)."""
+    return any(line.startswith("check(") for line in source.split("\n"))
+
+
 def test_there_is_an_exercise_set_per_lecture_so_far():
     assert "01_feature_expansions_and_the_kernel_trick.ipynb" in [p.name for p in SOURCES]
 
@@ -113,7 +118,7 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
         assert f"def {q.function}(" in source
         assert "# BEGIN SOLUTION" in source and "# END SOLUTION" in source
     checks = [c for c in nb["cells"] if c["cell_type"] == "code"
-              and "".join(c["source"]).startswith("check(")]
+              and is_check_cell("".join(c["source"]))]
     assert len(checks) == len(answers)
     # every question of the set has an answer cell
     sets = {qid.split(".")[0] for qid in answers}
@@ -142,7 +147,7 @@ def test_untouched_student_versions_score_zero_without_error(path):
 def test_stored_outputs_pass_in_the_source_and_are_not_attempted_in_the_student_version(path):
     def lines(nb):  # the printed text of each check cell
         return ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells
-                if c.cell_type == "code" and c.source.startswith("check(")]
+                if c.cell_type == "code" and is_check_cell(c.source)]
     source = lines(nbformat.read(path, as_version=4))
     student = lines(nbformat.read(STUDENT_DIR / path.name, as_version=4))
     assert source and all(": passed all " in t for t in source)
