@@ -132,7 +132,7 @@ def _minus_grand(K):
 
 
 def _centred_sum_zero(Kc, case):
-    return abs(float(np.sum(Kc))) < 1e-6 * max(1.0, float(np.abs(case.args[0]).sum()))
+    return abs(float(np.sum(Kc))) < 1e-5 * max(1.0, float(np.abs(case.args[0]).sum()))
 
 
 CP2 = Question(
@@ -272,7 +272,7 @@ def _cases_normalized(rng):
 
 
 def _unit_diagonal(Kn, case):
-    return np.allclose(np.diag(np.asarray(Kn, float)), 1.0, rtol=1e-7)
+    return np.allclose(np.diag(np.asarray(Kn, float)), 1.0, rtol=1e-5, atol=0)   # float32 passes
 
 
 Q3 = Question(
