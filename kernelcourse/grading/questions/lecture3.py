@@ -743,7 +743,7 @@ Q10 = Question(
                   "<mean of the new phi(x), phi_S>; the last term is ||phi_S||^2, the mean of "
                   "K_train", _new_cross_grand),
     ],
-    hints=("which mean does this function subtract? The origin must move to the mean of the "
+    hints=("which mean does the given function subtract? The origin must move to the mean of the "
            "training points, so every term must involve training points",
            "expand <phi(x_a) - phi_S, phi(x_b) - phi_S>: the middle terms are means of the rows "
            "of K_new_train, the last is a mean over K_train"),

@@ -944,7 +944,7 @@ Q11 = Question(
                   "kernel is not even symmetric", _rules_with(2.0, 1.0, both_sides=False)),
     ],
     hints=("expand the exponent -||x - z||^2 / (2 sigma^2) and compare it, term by term, with "
-           "the sum of the three exponents this function uses",
+           "the sum of the three exponents the given function uses",
            "||x - z||^2 = ||x||^2 - 2 x.z + ||z||^2: each squared norm carries 1 / (2 sigma^2), "
            "the cross term 2 / (2 sigma^2)"),
 )
