@@ -23,6 +23,7 @@ ex3.q8        far_point_distance      2     predict    3.9 ||phi(x) - phi_S|| fa
 ex3.q9        choose_lambda           3     parameter  3.1 a lambda meeting a validation MSE
 ex3.q10       center_new_gram         2     fix        3.7 new points' Gram, training mean
 ex3.q11       dual_cheaper_sizes      2     witness    3.2 sizes where the dual costs less
+ex3.q12       feature_space_quiz      2     choice     3.2-3.11 what changes, what does not
 ============  ======================  ====  =========  ===================================
 
 The texts of the derive questions name the quantity and the lecture section, not the formula
@@ -839,4 +840,96 @@ Q11 = Question(
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11]
+
+# ===================================================================== ex3.q12
+# The statements of ex3.q12 and their options, as students see them ...
+QUIZ = {
+    "centering": ("Moving the origin of feature space to the mean phi_S (centering) changes",
+                  {"a": "the distances between the points",
+                   "b": "the inner products between the points, hence the Gram matrix",
+                   "c": "nothing a kernel method computes"}),
+    "dimension": ("For the same R and gamma, Novikoff's bound in a feature space of dimension "
+                  "10^6, compared with one of dimension 10, is",
+                  {"a": "larger: more dimensions allow more mistakes",
+                   "b": "the same: it depends on R and gamma only",
+                   "c": "undefined when the feature space has infinitely many dimensions"}),
+    "system": ("Kernel ridge regression on m examples, with a feature map into M dimensions, "
+               "solves a linear system of size",
+               {"a": "M x M",
+                "b": "m x m",
+                "c": "n x n, n the number of input features"}),
+    "normalise": ("Normalising the Gaussian kernel, k(x, z) / sqrt(k(x, x) k(z, z)), gives",
+                  {"a": "the Gaussian kernel itself",
+                   "b": "another kernel, with unit diagonal",
+                   "c": "a function that is no kernel"}),
+}
+
+# ... the right options, and the misconception behind each wrong one
+_QUIZ_RIGHT = {"centering": "b", "dimension": "b", "system": "b", "normalise": "a"}
+_QUIZ_WRONG = {
+    ("centering", "a"): ("centering moves distances", "a translation keeps every distance: "
+                         "(phi(x) - phi_S) - (phi(z) - phi_S) = phi(x) - phi(z); what changes are "
+                         "the inner products (the trace drops by m ||phi_S||^2, 3.7)"),
+    ("centering", "c"): ("centering changes nothing", "inner products depend on the origin: "
+                         "the centred Gram matrix differs from K (its entries sum to zero), and "
+                         "methods that use K directly give other results"),
+    ("dimension", "a"): ("bound grows with dimension", "R^2 / gamma^2 has no dimension in it: "
+                         "3.11 runs data in 2 to 2000 dimensions with the same bound"),
+    ("dimension", "c"): ("infinite dimensions break the bound", "the proof uses inner products "
+                         "only, so it holds in any inner-product space; for the Gaussian kernel "
+                         "R = 1"),
+    ("system", "a"): ("primal in feature space", "M x M is the primal in feature space; the "
+                      "dual never forms phi and solves (K + lam I) alpha = y with the m x m Gram "
+                      "matrix (3.2-3.3)"),
+    ("system", "c"): ("input dimension", "the number of input features only sets the cost of "
+                      "each kernel value; the dual's unknowns are one alpha_i per example"),
+    ("normalise", "b"): ("normalising the Gaussian", "the Gaussian already has k(x, x) = 1, so "
+                         "the divisor is 1 and nothing changes"),
+    ("normalise", "c"): ("normalising breaks PSD", "normalising is a construction (3.6): it "
+                         "rescales each feature vector to unit length and keeps the kernel a "
+                         "kernel"),
+}
+
+
+def _quiz_answer(statement):
+    """The right option for one statement of QUIZ."""
+    return _QUIZ_RIGHT[statement]
+
+
+def _cases_quiz(rng):
+    names = list(QUIZ)
+    rng.shuffle(names)
+    return [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in names]
+
+
+def _option(answer):
+    return answer.strip().lower() if isinstance(answer, str) else None
+
+
+def _quiz_mistake(statement, option):
+    def answer(name):
+        return option if name == statement else _QUIZ_RIGHT[name]
+    return answer
+
+
+def _quiz_detect(statement, option):
+    return lambda answer, case: case.args[0] == statement and _option(answer) == option
+
+
+Q12 = Question(
+    id="ex3.q12", title="what changes, what does not", function="feature_space_quiz", points=2,
+    kind="choice", section="3.7",
+    reference=_quiz_answer, cases=_cases_quiz, compare_reference=False,
+    properties=[Property("option", lambda answer, case: _option(answer) == _QUIZ_RIGHT[case.args[0]],
+                         "not the right option for this statement (answer 'a', 'b' or 'c')")],
+    diagnoses=[Diagnosis(name, message, _quiz_mistake(statement, option),
+                         detect=_quiz_detect(statement, option))
+               for (statement, option), (name, message) in _QUIZ_WRONG.items()],
+    hints=("for each statement, write the quantity in kernel values or inner products and see "
+           "what the change (a new origin, more dimensions, a normalisation) does to it",
+           "a translation keeps differences; the bound of 3.11 has only R and gamma; the dual "
+           "has one unknown per example; the Gaussian's k(x, x) is 1"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11, Q12]
