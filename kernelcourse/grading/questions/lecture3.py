@@ -7,19 +7,29 @@ from a polynomial kernel on points away from the origin, so that the diagonal
 is not constant and the sample mean is not zero: that way a missing square
 root or a missing centering term shows.
 
-============  ======================  ====  ==============================================
-id            function                pts   syllabus
-============  ======================  ====  ==============================================
-l3.cp1        dual_ridge              2     3.2 alpha = (K + lam I)^-1 y
-l3.cp2        center_gram             2     3.7 the centered training Gram matrix
-ex3.q1        kernel_ridge_predict    2     3.2-3.3 g(x) = sum_i alpha_i k(x_i, x)
-ex3.q2        center_test_rows        3     3.7 new points centred with the training mean
-ex3.q3        normalized_gram         2     3.6-3.7 k(x,z) / sqrt(k(x,x) k(z,z))
-ex3.q4        centre_of_mass_b        2     3.8 the offset b
-ex3.q5        novelty_scores          3     3.9 ||phi(x) - phi_S|| - r from kernel values
-ex3.q6        kernel_perceptron       3     3.10 the dual perceptron's alpha
-ex3.q7        perceptron_bound        2     3.11 R^2 / gamma^2, R = max_i sqrt(k(x_i, x_i))
-============  ======================  ====  ==============================================
+============  ======================  ====  =========  ===================================
+id            function                pts   kind       syllabus
+============  ======================  ====  =========  ===================================
+l3.cp1        dual_ridge              2     formula    3.2 alpha = (K + lam I)^-1 y
+l3.cp2        center_gram             2     derive     3.7 the centered training Gram matrix
+ex3.q1        kernel_ridge_predict    2     derive     3.2-3.3 kernel ridge predictions
+ex3.q2        center_test_rows        3     derive     3.7 new points, training mean
+ex3.q3        normalized_gram         2     derive     3.6 the normalised Gram matrix
+ex3.q4        centre_of_mass_b        2     derive     3.8 the offset b
+ex3.q5        novelty_scores          3     derive     3.9 distance to phi_S minus radius
+ex3.q6        kernel_perceptron       3     derive     3.10 the dual perceptron's alpha
+ex3.q7        perceptron_bound        2     derive     3.11 Novikoff's R^2 / gamma^2
+ex3.q8        far_point_distance      2     predict    3.9 ||phi(x) - phi_S|| far away
+ex3.q9        choose_lambda           3     parameter  3.1 a lambda meeting a validation MSE
+ex3.q10       center_new_gram         2     fix        3.7 new points' Gram, training mean
+ex3.q11       dual_cheaper_sizes      2     witness    3.2 sizes where the dual costs less
+ex3.q12       feature_space_quiz      2     choice     3.2-3.11 what changes, what does not
+============  ======================  ====  =========  ===================================
+
+The texts of the derive questions name the quantity and the lecture section, not the formula
+(the lecture notebook derives it). The new kinds are graded by what they ask: ex3.q9 by the
+validation target (any lambda meeting it), ex3.q11 by the cost model of 3.2 (any sizes where
+the dual's operation count is smaller).
 """
 from __future__ import annotations
 
@@ -88,7 +98,11 @@ CP1 = Question(
         Diagnosis("lam multiplies K", "the system is (K + lam I) alpha = y; you wrote (lam K + I)",
                   lambda K, y, lam: _solve(lam * K + np.eye(len(y)), y)),
     ],
-    hint="solve (K + lam * I) alpha = y, e.g. with np.linalg.solve or scipy.linalg.cho_solve",
+    kind="formula", section="3.2",
+    hints=("alpha solves a linear system of size m x m: which matrix, and where does lam go? "
+           "Solve it rather than inverting",
+           "lam sits on the diagonal only: build the matrix with np.eye(len(y)) and hand it, "
+           "with y, to np.linalg.solve"),
 )
 
 
@@ -119,7 +133,7 @@ def _minus_grand(K):
 
 
 def _centred_sum_zero(Kc, case):
-    return abs(float(np.sum(Kc))) < 1e-6 * max(1.0, float(np.abs(case.args[0]).sum()))
+    return abs(float(np.sum(Kc))) < 1e-5 * max(1.0, float(np.abs(case.args[0]).sum()))
 
 
 CP2 = Question(
@@ -144,8 +158,11 @@ CP2 = Question(
                   "features: subtract the row and column means, add back the overall mean",
                   _minus_grand),
     ],
-    hint="K_hat = K - (row means) - (column means) + (mean of all entries); "
-         "use K.mean(axis=0), K.mean(axis=1) and K.mean(), never j j^T",
+    kind="derive", section="3.7",
+    hints=("expand <phi(x_i) - phi_S, phi(x_j) - phi_S> with phi_S = (1/m) sum_k phi(x_k): four "
+           "terms, each a mean of kernel values",
+           "the four terms are K[i, j], the mean of row i, the mean of column j and the mean of "
+           "all entries; mind their signs (keepdims=True keeps the means broadcastable)"),
 )
 
 
@@ -184,8 +201,11 @@ Q1 = Question(
         Diagnosis("lam everywhere", "lambda goes on the diagonal of K only",
                   lambda K_train, y, lam, K_test: K_test @ _solve(K_train + lam, y)),
     ],
-    hint="alpha = solve(K_train + lam I, y); the predictions are K_test @ alpha "
-         "(K_test[a, i] = k(x_a, x_i))",
+    kind="derive", section="3.3",
+    hints=("two steps, as in 3.2-3.3: learn the dual coefficients from K_train, then combine the "
+           "kernel values of each new point with them",
+           "the coefficients come from the regularised m x m system of 3.2; the prediction for "
+           "row a is the sum over i of coefficient i times K_test[a, i]: a matrix-vector product"),
 )
 
 
@@ -235,7 +255,11 @@ Q2 = Question(
                   "mean of its row of K_test; you used the training matrix's row means",
                   _rows_train_rows),
     ],
-    hint="K_hat[a, i] = K_test[a, i] - mean_j K_test[a, j] - mean_k K_train[k, i] + mean(K_train)",
+    kind="derive", section="3.7",
+    hints=("expand <phi(x_a) - phi_S, phi(x_i) - phi_S> where phi_S is the mean of the TRAINING "
+           "points; which kernel values does each of the four terms need?",
+           "one term needs the new point's row of K_test (its mean over the training points), "
+           "one the training column means of K_train, one the mean of all of K_train"),
 )
 
 
@@ -249,7 +273,7 @@ def _cases_normalized(rng):
 
 
 def _unit_diagonal(Kn, case):
-    return np.allclose(np.diag(np.asarray(Kn, float)), 1.0, rtol=1e-7)
+    return np.allclose(np.diag(np.asarray(Kn, float)), 1.0, rtol=1e-5, atol=0)   # float32 passes
 
 
 Q3 = Question(
@@ -271,7 +295,11 @@ Q3 = Question(
         Diagnosis("largest entry", "normalising the features is not dividing K by its largest "
                   "entry: divide K[i, j] by sqrt(K[i, i] K[j, j])", lambda K: K / K.max()),
     ],
-    hint="d = sqrt(diag(K)); return K / outer(d, d)",
+    kind="derive", section="3.6",
+    hints=("normalising replaces phi(x) by phi(x) / ||phi(x)||; what is ||phi(x)|| in kernel "
+           "values?",
+           "||phi(x_i)|| is the square root of a diagonal entry of K; divide entry (i, j) by the "
+           "product of two such norms (np.outer builds all products at once)"),
 )
 
 
@@ -325,7 +353,11 @@ Q4 = Question(
         Diagnosis("sorted labels", "the examples are not sorted by class: select the positive and "
                   "negative examples with y > 0 and y < 0", _b_sorted),
     ],
-    hint="with P = (y > 0) and N = (y < 0): b = K[P][:, P].mean() / 2 - K[N][:, N].mean() / 2",
+    kind="derive", section="3.8",
+    hints=("b is half the difference of the squared norms of the two class means; write "
+           "||phi_S+||^2 as a sum of kernel values",
+           "||phi_S+||^2 is the mean of the block of K whose rows and columns are both positive "
+           "examples; select the block with boolean masks (np.ix_) since the labels are not sorted"),
 )
 
 
@@ -385,8 +417,11 @@ Q5 = Question(
         Diagnosis("1/m instead of 1/m^2", "||phi_S||^2 = (1/m^2) j^T K j: divide the sum of all "
                   "entries of K_train by m^2", _nov_over_m),
     ],
-    hint="||phi(x) - phi_S||^2 = k(x,x) - (2/m) sum_i k(x, x_i) + (1/m^2) sum_ij K_ij; "
-         "the radius is the largest such distance over the training points",
+    kind="derive", section="3.9",
+    hints=("expand ||phi(x) - phi_S||^2 into three kernel terms; the same expansion serves the "
+           "training points (for the radius) and the new points",
+           "the three terms are k(x, x), a mean of x's kernel row and ||phi_S||^2 (a mean over "
+           "all of K_train); take square roots before subtracting the radius"),
 )
 
 
@@ -460,8 +495,11 @@ Q6 = Question(
                   "and the next test uses the new alpha; you updated all mistakes of an epoch at once",
                   _perceptron_batch),
     ],
-    hint="alpha = zeros(m); repeat epochs over j = 0..m-1: if y[j] * (K[j] @ alpha) <= 0 then "
-         "alpha[j] += y[j]; stop after an epoch without mistakes (or max_epochs)",
+    kind="derive", section="3.10",
+    hints=("write the primal perceptron's test and update with w = sum_i alpha_i phi(x_i): "
+           "which alpha changes on a mistake, and by how much?",
+           "the test on example j is the sign of y_j times the j-th entry of K times alpha (a "
+           "boundary point counts as a mistake); an update adds the label to one coefficient"),
 )
 
 
@@ -500,8 +538,398 @@ Q7 = Question(
         Diagnosis("mean margin", "gamma is the smallest margin min_i y_i <w*, x_i>, not the average",
                   lambda K, y, s: float(np.max(np.diag(K)) / np.mean(y * s) ** 2)),
     ],
-    hint="R = sqrt(max(diag(K))), gamma = min(y * s); return R**2 / gamma**2",
+    kind="derive", section="3.11",
+    hints=("the bound needs the radius R of the data in feature space and the margin gamma of "
+           "w*; both come from the arguments",
+           "R is the largest feature norm, and k(x, x) is a SQUARED norm; gamma is the worst "
+           "(smallest) margin y_i s_i, not a typical one"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7]
+# ===================================================================== ex3.q8
+def _far_point_distance(K_train):
+    """The limit of ||phi(x) - phi_S|| for a Gaussian kernel as x moves away from all x_i."""
+    return float(np.sqrt(1.0 + np.mean(K_train)))
+
+
+def _cases_far(rng):
+    cases = []
+    for n, gamma in [(4, 0.5), (6, 2.0), (8, 0.2)]:
+        X = np.round(rng.normal(size=(n, 2)), 3)
+        cases.append(Case((RBF(gamma=gamma)(X),),
+                          label=f"Gaussian Gram matrix of {n} points (gamma={gamma})"))
+    return cases
+
+
+Q8 = Question(
+    id="ex3.q8", title="how far is far away?", function="far_point_distance", points=2,
+    kind="predict", section="3.9", rtol=1e-6, atol=1e-9,
+    forbidden=(
+        "kernelcourse.feature_space.squared_distances_to_mean",
+        "kernelcourse.feature_space.mean_norm",
+        "kernelcourse.feature_space.NoveltyBall",
+    ),
+    reference=_far_point_distance, cases=_cases_far,
+    diagnoses=[
+        Diagnosis("no k(x, x)", "far away only the cross terms k(x, x_i) vanish; k(x, x) stays 1 "
+                  "for the Gaussian kernel", lambda K: float(np.sqrt(np.mean(K)))),
+        Diagnosis("squared", "that is the squared distance; the question asks for the distance "
+                  "||phi(x) - phi_S||", lambda K: float(1.0 + np.mean(K))),
+        Diagnosis("1/m instead of 1/m^2", "||phi_S||^2 = (1/m^2) j^T K j, the mean of all entries "
+                  "of K; you divided the sum by m",
+                  lambda K: float(np.sqrt(1.0 + np.sum(K) / len(K)))),
+        Diagnosis("distance to one point", "sqrt(2) is the distance from a far point to any single "
+                  "phi(x_i) (2 - 2 k(x, x_i) -> 2); the centre phi_S is closer, since "
+                  "||phi_S|| < 1", lambda K: float(np.sqrt(2.0))),
+        Diagnosis("distance to the origin", "1 is ||phi(x)||, the distance to the origin of "
+                  "feature space; the centre is phi_S, not 0", lambda K: 1.0),
+    ],
+    hints=("write ||phi(x) - phi_S||^2 in kernel values (3.9), then ask which terms change when "
+           "x is far from every training point",
+           "for the Gaussian kernel k(x, x) = 1 always and k(x, x_i) -> 0 far away; the term "
+           "||phi_S||^2 depends on the training data only"),
+)
+
+
+# ===================================================================== ex3.q9
+_LAMBDA_GRID = np.logspace(-6, 4, 101)
+
+
+def _val_mse(K_train, y_train, K_val, y_val, lam):
+    alpha = dual_ridge(K_train, y_train, lam)
+    return float(np.mean((K_val @ alpha - y_val) ** 2))
+
+
+def _best_lambda(K_train, y_train, K_val, y_val, target):
+    """The grid value with the smallest validation error (any lambda meeting the target is right)."""
+    errors = [_val_mse(K_train, y_train, K_val, y_val, lam) for lam in _LAMBDA_GRID]
+    return float(_LAMBDA_GRID[int(np.argmin(errors))])
+
+
+def _cases_lambda(rng):
+    cases = []
+    for m, gamma in [(16, 20.0), (20, 30.0), (24, 40.0)]:
+        x = np.sort(rng.uniform(-1, 1, m))[:, None]
+        xv = rng.uniform(-1, 1, 40)[:, None]
+        f = lambda t: np.sin(3 * t[:, 0])                        # noqa: E731
+        y = np.round(f(x) + 0.3 * rng.normal(size=m), 3)
+        yv = np.round(f(xv) + 0.3 * rng.normal(size=40), 3)
+        k = RBF(gamma=gamma)
+        K, Kv = k(x), k(xv, x)
+        errors = np.array([_val_mse(K, y, Kv, yv, lam) for lam in _LAMBDA_GRID])
+        best, worst_end = errors.min(), min(errors[0], errors[-1])
+        target = float(np.round(best + 0.25 * (worst_end - best), 4))
+        cases.append(Case((K, y, Kv, yv, target),
+                          label=f"{m} training and 40 validation points, Gaussian kernel "
+                                f"(gamma={gamma}), target validation MSE {target}"))
+    return cases
+
+
+def _as_lambda(answer):
+    lam = float(np.asarray(answer, dtype=float).reshape(()))
+    return lam if np.isfinite(lam) else float("nan")
+
+
+def _meets_target(answer, case):
+    K, y, Kv, yv, target = case.args
+    lam = _as_lambda(answer)
+    return lam > 0 and _val_mse(K, y, Kv, yv, lam) <= target * (1 + 1e-9)
+
+
+def _lambda_side(side):
+    def detect(answer, case):
+        K, y, Kv, yv, target = case.args
+        lam = _as_lambda(answer)
+        if not lam > 0 or _val_mse(K, y, Kv, yv, lam) <= target:
+            return False
+        best = _best_lambda(*case.args)
+        return lam < best if side == "small" else lam > best
+    return detect
+
+
+def _by_training_error(K_train, y_train, K_val, y_val, target):
+    errors = [np.mean((K_train @ dual_ridge(K_train, y_train, lam) - y_train) ** 2)
+              for lam in _LAMBDA_GRID]
+    return float(_LAMBDA_GRID[int(np.argmin(errors))])
+
+
+Q9 = Question(
+    id="ex3.q9", title="a lambda that meets a validation target", function="choose_lambda",
+    points=3, kind="parameter", section="3.1",
+    forbidden=(
+        "kernelcourse.ridge.dual_ridge",
+        "kernelcourse.ridge.ridge_predict_dual",
+        "kernelcourse.ridge.KernelRidge",
+        "kernelcourse.dual.map_linear_dual",
+    ),
+    reference=_best_lambda, cases=_cases_lambda, compare_reference=False,
+    properties=[Property("target", _meets_target,
+                         "kernel ridge regression with this lambda must reach a validation "
+                         "mean squared error at most the target (lambda > 0)")],
+    diagnoses=[
+        Diagnosis("too small", "your lambda is too small: the fit follows the noise of the "
+                  "training points (overfitting). Choosing lambda by the training error always "
+                  "ends there; compare validation errors instead", _by_training_error,
+                  detect=_lambda_side("small")),
+        Diagnosis("too large", "your lambda is too large: the fit is damped towards zero "
+                  "(underfitting); more regularisation does not always generalise better",
+                  lambda K, y, Kv, yv, target: 1e4, detect=_lambda_side("large")),
+        Diagnosis("log of lambda", "lambda must be positive; if you searched over "
+                  "t = log10(lambda), return 10**t, not t",
+                  lambda K, y, Kv, yv, target: float(np.log10(_best_lambda(K, y, Kv, yv, target))),
+                  detect=lambda answer, case: _as_lambda(answer) <= 0),
+    ],
+    hints=("try a range of lambdas spread over many orders of magnitude (np.logspace) and "
+           "measure each one's error on the validation points, not the training points",
+           "for each lambda: dual coefficients from K_train and y_train (3.2), predictions "
+           "K_val @ alpha, then the mean squared error against y_val; return a lambda whose "
+           "error is at most the target"),
+)
+
+
+# ===================================================================== ex3.q10
+def _center_new_gram(K_new, K_new_train, K_train):
+    """Gram matrix of new points, each feature vector moved by the TRAINING mean phi_S."""
+    r = K_new_train.mean(axis=1)
+    return K_new - r[:, None] - r[None, :] + K_train.mean()
+
+
+def _cases_center_new(rng):
+    cases = []
+    for n, p, d in [(5, 3, 2), (6, 4, 3), (8, 4, 2)]:
+        X, k, K = _poly_gram(rng, n, d)
+        Xn = _points(rng, p, d, shift=-0.5)       # new points elsewhere: their own mean differs
+        cases.append(Case((k(Xn), k(Xn, X), K),
+                          label=f"K_new ({p}, {p}), K_new_train ({p}, {n}), K_train ({n}, {n})"))
+    return cases
+
+
+def _buggy_center_new_gram(K_new, K_new_train, K_train):
+    """The function given to students (the bug: the new points' own mean)."""
+    return (K_new - K_new.mean(axis=1, keepdims=True) - K_new.mean(axis=0, keepdims=True)
+            + K_new.mean())
+
+
+def _new_no_grand(K_new, K_new_train, K_train):
+    r = K_new_train.mean(axis=1)
+    return K_new - r[:, None] - r[None, :]
+
+
+def _new_grand_over_m(K_new, K_new_train, K_train):
+    return _new_no_grand(K_new, K_new_train, K_train) + K_train.sum() / len(K_train)
+
+
+def _new_cross_grand(K_new, K_new_train, K_train):
+    return _new_no_grand(K_new, K_new_train, K_train) + K_new_train.mean()
+
+
+Q10 = Question(
+    id="ex3.q10", title="fix: centring the new points' Gram matrix", function="center_new_gram",
+    points=2, kind="fix", section="3.7",
+    forbidden=(
+        "kernelcourse.feature_space.center_gram",
+        "kernelcourse.feature_space.center_kernel_rows",
+        "kernelcourse.feature_space.GramCenterer",
+    ),
+    reference=_center_new_gram, cases=_cases_center_new,
+    diagnoses=[
+        Diagnosis("own mean", "the bug is still there: the new points are centred on their own "
+                  "mean; the origin must move to the TRAINING mean phi_S, whatever points are "
+                  "centred", _buggy_center_new_gram),
+        Diagnosis("missing ||phi_S||^2", "the term ||phi_S||^2 = (1/m^2) j^T K_train j (the "
+                  "mean of all entries of K_train) is missing", _new_no_grand),
+        Diagnosis("1/m instead of 1/m^2", "||phi_S||^2 is the MEAN of all entries of K_train "
+                  "(divide the sum by m^2); you divided by m", _new_grand_over_m),
+        Diagnosis("mean of the cross block", "you added the mean of K_new_train, which is "
+                  "<mean of the new phi(x), phi_S>; the last term is ||phi_S||^2, the mean of "
+                  "K_train", _new_cross_grand),
+    ],
+    hints=("which mean does the given function subtract? The origin must move to the mean of the "
+           "training points, so every term must involve training points",
+           "expand <phi(x_a) - phi_S, phi(x_b) - phi_S>: the middle terms are means of the rows "
+           "of K_new_train, the last is a mean over K_train"),
+)
+
+
+# ===================================================================== ex3.q11
+def _primal_cost(m, n, p):
+    """3.2's operation counts: form X^T X (m n^2), solve n x n (n^3), p predictions (n each)."""
+    return m * n * n + n ** 3 + p * n
+
+
+def _dual_cost(m, n, p):
+    """Form K (m^2 n), solve m x m (m^3), p predictions (m kernel values of n operations each)."""
+    return m * m * n + m ** 3 + p * m * n
+
+
+def _dual_cheaper_sizes(m_min, p):
+    """A witness: m = m_min and the smallest power of two n for which the dual costs less."""
+    m, n = int(m_min), 1
+    while _dual_cost(m, n, p) >= _primal_cost(m, n, p):
+        n *= 2
+    return (m, n)
+
+
+def _cases_sizes(rng):
+    cases = [Case((int(rng.integers(5, 50)), 0), label="no predictions")]
+    for low, high in [(10, 100), (100, 1000)]:
+        m_min = int(rng.integers(low, high))
+        p = int(rng.integers(1000, 10000)) * m_min
+        cases.append(Case((m_min, p), label=f"at least {m_min} examples, {p} predictions"))
+    return cases
+
+
+def _sizes(answer):
+    """(m, n) as Python ints, or None when the answer is not two whole numbers."""
+    try:
+        m, n = answer
+        values = []
+        for v in (m, n):
+            f = float(v)
+            if not np.isfinite(f) or f != int(f):
+                return None
+            values.append(int(f))
+        return tuple(values)
+    except Exception:
+        return None
+
+
+def _dual_is_cheaper(answer, case):
+    sizes = _sizes(answer)
+    if sizes is None:
+        return False
+    m, n = sizes
+    m_min, p = case.args
+    return m >= m_min and n >= 1 and _dual_cost(m, n, p) < _primal_cost(m, n, p)
+
+
+def _sizes_detect(test):
+    def detect(answer, case):
+        sizes = _sizes(answer)
+        return sizes is not None and not _dual_is_cheaper(answer, case) and test(*sizes, *case.args)
+    return detect
+
+
+Q11 = Question(
+    id="ex3.q11", title="when is the dual cheaper?", function="dual_cheaper_sizes", points=2,
+    kind="witness", section="3.2",
+    reference=_dual_cheaper_sizes, cases=_cases_sizes, compare_reference=False,
+    properties=[Property("cheaper", _dual_is_cheaper,
+                         "return two whole numbers (m, n), m >= m_min, for which the dual's "
+                         "operation count is smaller than the primal's")],
+    diagnoses=[
+        Diagnosis("more examples", "with more examples than features the dual is the dearer one: "
+                  "it solves an m x m system, the primal an n x n one",
+                  lambda m_min, p: (10 * m_min, m_min),
+                  detect=_sizes_detect(lambda m, n, m_min, p: m > n)),
+        Diagnosis("equal sizes", "with m = n both systems cost the same, and every dual "
+                  "prediction costs m kernel values of n operations against n for the primal",
+                  lambda m_min, p: (m_min, m_min),
+                  detect=_sizes_detect(lambda m, n, m_min, p: m == n)),
+        Diagnosis("predictions ignored", "the dual trains more cheaply at these sizes, but each "
+                  "of the p predictions costs m n operations in the dual against n in the "
+                  "primal; make n large enough that training still dominates",
+                  lambda m_min, p: (m_min, 2 * m_min),
+                  detect=_sizes_detect(lambda m, n, m_min, p: m < n and _dual_cost(m, n, 0)
+                                       < _primal_cost(m, n, 0))),
+    ],
+    hints=("compare the two operation counts: which terms grow with the number of features n, "
+           "which with the number of examples m, and which with p?",
+           "take m = m_min; the primal's n^3 outgrows the dual's p m n once n^2 is well above "
+           "p m, so double n until the dual's count is the smaller one"),
+)
+
+
+
+# ===================================================================== ex3.q12
+# The statements of ex3.q12 and their options, as students see them ...
+QUIZ = {
+    "centering": ("Moving the origin of feature space to the mean phi_S (centering) changes",
+                  {"a": "the distances between the points",
+                   "b": "the inner products between the points, hence the Gram matrix",
+                   "c": "nothing a kernel method computes"}),
+    "dimension": ("For the same R and gamma, Novikoff's bound in a feature space of dimension "
+                  "10^6, compared with one of dimension 10, is",
+                  {"a": "larger: more dimensions allow more mistakes",
+                   "b": "the same: it depends on R and gamma only",
+                   "c": "undefined when the feature space has infinitely many dimensions"}),
+    "system": ("Kernel ridge regression on m examples, with a feature map into M dimensions, "
+               "solves a linear system of size",
+               {"a": "M x M",
+                "b": "m x m",
+                "c": "n x n, n the number of input features"}),
+    "normalise": ("Normalising the Gaussian kernel, k(x, z) / sqrt(k(x, x) k(z, z)), gives",
+                  {"a": "the Gaussian kernel itself",
+                   "b": "another kernel, with unit diagonal",
+                   "c": "a function that is no kernel"}),
+}
+
+# ... the right options, and the misconception behind each wrong one
+_QUIZ_RIGHT = {"centering": "b", "dimension": "b", "system": "b", "normalise": "a"}
+_QUIZ_WRONG = {
+    ("centering", "a"): ("centering moves distances", "a translation keeps every distance: "
+                         "(phi(x) - phi_S) - (phi(z) - phi_S) = phi(x) - phi(z); what changes are "
+                         "the inner products (the trace drops by m ||phi_S||^2, 3.7)"),
+    ("centering", "c"): ("centering changes nothing", "inner products depend on the origin: "
+                         "the centred Gram matrix differs from K (its entries sum to zero), and "
+                         "methods that use K directly give other results"),
+    ("dimension", "a"): ("bound grows with dimension", "R^2 / gamma^2 has no dimension in it: "
+                         "3.11 runs data in 2 to 2000 dimensions with the same bound"),
+    ("dimension", "c"): ("infinite dimensions break the bound", "the proof uses inner products "
+                         "only, so it holds in any inner-product space; for the Gaussian kernel "
+                         "R = 1"),
+    ("system", "a"): ("primal in feature space", "M x M is the primal in feature space; the "
+                      "dual never forms phi and solves (K + lam I) alpha = y with the m x m Gram "
+                      "matrix (3.2-3.3)"),
+    ("system", "c"): ("input dimension", "the number of input features only sets the cost of "
+                      "each kernel value; the dual's unknowns are one alpha_i per example"),
+    ("normalise", "b"): ("normalising the Gaussian", "the Gaussian already has k(x, x) = 1, so "
+                         "the divisor is 1 and nothing changes"),
+    ("normalise", "c"): ("normalising breaks PSD", "normalising is a construction (3.6): it "
+                         "rescales each feature vector to unit length and keeps the kernel a "
+                         "kernel"),
+}
+
+
+def _quiz_answer(statement):
+    """The right option for one statement of QUIZ."""
+    return _QUIZ_RIGHT[statement]
+
+
+def _cases_quiz(rng):
+    names = list(QUIZ)
+    rng.shuffle(names)
+    return [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in names]
+
+
+def _option(answer):
+    return answer.strip().lower() if isinstance(answer, str) else None
+
+
+def _quiz_mistake(statement, option):
+    def answer(name):
+        return option if name == statement else _QUIZ_RIGHT[name]
+    return answer
+
+
+def _quiz_detect(statement, option):
+    return lambda answer, case: case.args[0] == statement and _option(answer) == option
+
+
+Q12 = Question(
+    id="ex3.q12", title="what changes, what does not", function="feature_space_quiz", points=2,
+    kind="choice", section="3.7",
+    reference=_quiz_answer, cases=_cases_quiz, compare_reference=False,
+    properties=[Property("option", lambda answer, case: _option(answer) == _QUIZ_RIGHT[case.args[0]],
+                         "not the right option for this statement (answer 'a', 'b' or 'c')")],
+    diagnoses=[Diagnosis(name, message, _quiz_mistake(statement, option),
+                         detect=_quiz_detect(statement, option))
+               for (statement, option), (name, message) in _QUIZ_WRONG.items()],
+    hints=("for each statement, write the quantity in kernel values or inner products and see "
+           "what the change (a new origin, more dimensions, a normalisation) does to it",
+           "a translation keeps differences; the bound of 3.11 has only R and gamma; the dual "
+           "has one unknown per example; the Gaussian's k(x, x) is 1"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11, Q12]

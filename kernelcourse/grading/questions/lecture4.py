@@ -5,20 +5,29 @@ The lecture's parametrisation (see :mod:`kernelcourse.dual`): ``sigma`` is the n
 deviation, ``lam`` the prior standard deviation, so the prior adds ``sigma^2 / lam^2`` to the
 diagonal of ``K``. Every case uses ``sigma != lam`` so that an inverted ratio shows.
 
-============  ======================  ====  ==============================================
-id            function                pts   syllabus
-============  ======================  ====  ==============================================
-l4.cp1        dual_coefficients       2     4.3 alpha = (K + sigma^2/lam^2 I)^-1 y
-l4.cp2        lecture_quadratic_map   2     4.4 (x1^2, sqrt2 x1 x2, x2^2)
-ex4.q1        residual_alpha          2     4.1 alpha_i = (lam^2/sigma^2)(y_i - w.x_i)
-ex4.q2        logistic_alpha          2     4.2 alpha_i = lam^2 y_i (1 - P(y_i | x_i, w))
-ex4.q3        dual_prediction         2     4.3 k(x)^T (K + sigma^2/lam^2 I)^-1 y
-ex4.q4        quadratic_features      3     4.4 the map of (x.z)^2 in m dimensions
-ex4.q5        poly_feature_count      1     4.4 M = C(m + p - 1, p) = O(m^p)
-ex4.q6        set_kernel              2     4.6 exp(|S n T|)
-ex4.q7        kernel_or_witness       3     4.5, 4.7 a kernel by the rules, or a small
-                                            data set with a negative determinant
-============  ======================  ====  ==============================================
+============  ======================  ====  =========  ===================================
+id            function                pts   kind       syllabus
+============  ======================  ====  =========  ===================================
+l4.cp1        dual_coefficients       2     formula    4.3 alpha = (K + sigma^2/lam^2 I)^-1 y
+l4.cp2        lecture_quadratic_map   2     formula    4.4 (x1^2, sqrt2 x1 x2, x2^2)
+ex4.q1        residual_alpha          2     derive     4.1 alpha from the residuals
+ex4.q2        logistic_alpha          2     derive     4.2 the dual of logistic regression
+ex4.q3        dual_prediction         2     derive     4.3 predicting in the dual
+ex4.q4        quadratic_features      3     derive     4.4 the map of (x.z)^2 in m dimensions
+ex4.q5        poly_feature_count      1     derive     4.4 the number of features of (x.z)^p
+ex4.q6        set_kernel              2     formula    4.6 exp(|S n T|)
+ex4.q7        kernel_or_witness       3     witness    4.5, 4.7 a kernel by the rules, or a
+                                                       data set with a negative determinant
+ex4.q8        kernel_rules_quiz       2     choice     4.5 sums, differences, products, counts
+ex4.q9        non_psd_points          3     witness    4.7 a negative Gram eigenvalue
+ex4.q10       direction_kernel        3     witness    4.5 build a kernel of directions only
+ex4.q11       gaussian_by_rules       2     fix        4.5 the Gaussian kernel from the rules
+============  ======================  ====  =========  ===================================
+
+The derive questions name the quantity and the section, not the formula. Witness questions are
+graded by their property (a negative determinant or eigenvalue, the properties a kernel of
+directions must have), the choice question by the option, with the misconception behind each
+wrong option as its diagnosis.
 """
 from __future__ import annotations
 
@@ -100,7 +109,11 @@ CP1 = Question(
         Diagnosis("no prior", "the prior's term is missing: solve (K + sigma^2/lam^2 I) alpha = y, "
                   "not K alpha = y", lambda K, y, sigma, lam: np.linalg.solve(K, y)),
     ],
-    hint="solve (K + sigma**2 / lam**2 * I) alpha = y, e.g. with np.linalg.solve",
+    kind="formula", section="4.3",
+    hints=("an n x n linear system: which multiple of the identity does the prior add to K? "
+           "(noise variance and prior variance: which goes on top?)",
+           "sigma and lam are standard deviations, so the diagonal term is a ratio of their "
+           "squares; build K plus that times np.eye(n) and let np.linalg.solve do the rest"),
 )
 
 
@@ -137,7 +150,11 @@ CP2 = Question(
                   "the lecture's merges x1 x2 and x2 x1 into one feature sqrt(2) x1 x2",
                   _map2_vec, detect=lambda Phi, case: np.shape(Phi) == (len(case.args[0]), 4)),
     ],
-    hint="return np.column_stack([x1**2, np.sqrt(2) * x1 * x2, x2**2]) with x1 = X[:, 0], x2 = X[:, 1]",
+    kind="formula", section="4.4",
+    hints=("expand (x1 z1 + x2 z2)^2 and split every term into a factor of x times the same "
+           "factor of z",
+           "three columns, one per term of the expansion; the cross term's 2 is shared between "
+           "x and z, so each side carries its square root"),
 )
 
 
@@ -172,7 +189,11 @@ Q1 = Question(
                   "lam^2 / sigma^2, not lam / sigma",
                   lambda X, y, w, sigma, lam: lam / sigma * (y - X @ w)),
     ],
-    hint="alpha_i = lam**2 / sigma**2 * (y_i - w . x_i); return the n values as an array",
+    kind="derive", section="4.1",
+    hints=("set the gradient of E(w) (4.1) to zero and solve for w: it becomes a combination of "
+           "the x_i, and its coefficients are alpha",
+           "each alpha_i is the residual of example i (target minus prediction) times a ratio of "
+           "the two variances: which one is on top?"),
 )
 
 
@@ -208,8 +229,11 @@ Q2 = Question(
         Diagnosis("1/lam^2", "the factor is lam^2 (the prior variance), not 1 / lam^2",
                   lambda X, y, w, lam: y * (1 - _sigm(y * (X @ w))) / lam ** 2),
     ],
-    hint="P_i = 1 / (1 + exp(-y_i w . x_i)); alpha_i = lam**2 * y_i * (1 - P_i); "
-         "at the MAP w, X.T @ alpha gives w back",
+    kind="derive", section="4.2",
+    hints=("differentiate log(1 + exp(-y_i w.x_i)) with respect to w and set the gradient of "
+           "the whole objective to zero, as in 4.2",
+           "alpha_i carries the label's sign, the prior variance and the probability the model "
+           "gives to the WRONG label of example i; X.T @ alpha must give w back"),
 )
 
 
@@ -252,7 +276,11 @@ Q3 = Question(
                   detect=lambda out, case: np.shape(out) == (len(case.args[1]),)
                   and len(case.args[1]) != len(case.args[2])),
     ],
-    hint="alpha = solve(K + sigma**2 / lam**2 * I, y), then return K_test @ alpha",
+    kind="derive", section="4.3",
+    hints=("substitute w = X^T alpha into the objective (4.3), find the alpha that minimises it, "
+           "then predict with w^T x written in kernel values",
+           "the coefficients solve an n x n system built from K and the ratio of noise to prior "
+           "variance; a new point's prediction uses its own row of K_test"),
 )
 
 
@@ -280,13 +308,14 @@ def _rows_sorted(A):
 
 def _same_features(Phi, case):
     return np.shape(Phi) == _quadratic_features(case.args[0]).shape and np.allclose(
-        _rows_sorted(Phi), _rows_sorted(_quadratic_features(case.args[0])), rtol=1e-7, atol=1e-9)
+        _rows_sorted(Phi), _rows_sorted(_quadratic_features(case.args[0])), rtol=1e-5, atol=1e-6)
 
 
 def _gram_is_squared_dot(Phi, case):
     X = case.args[0]
     Phi = np.asarray(Phi, float)
-    return np.allclose(Phi @ Phi.T, (X @ X.T) ** 2, rtol=1e-7, atol=1e-9)
+    want = (X @ X.T) ** 2                  # float32 precision passes: atol scales with the entries
+    return np.allclose(Phi @ Phi.T, want, rtol=1e-5, atol=1e-5 * max(1.0, float(np.abs(want).max())))
 
 
 def _detect_weights(cross):
@@ -326,8 +355,11 @@ Q4 = Question(
                   detect=lambda Phi, case: np.shape(Phi) == (len(case.args[0]),
                                                              case.args[0].shape[1] ** 2)),
     ],
-    hint="columns x_i**2 for each i, then np.sqrt(2) * x_i * x_j for each pair i < j "
-         "(itertools.combinations(range(m), 2))",
+    kind="derive", section="4.4",
+    hints=("expand (x.z)^2 = (sum_i x_i z_i)(sum_j x_j z_j) and group the equal products, as 4.4 "
+           "does for m = 2",
+           "the terms with i = j appear once, those with i != j twice (as i, j and as j, i); "
+           "itertools.combinations lists each pair once"),
 )
 
 
@@ -353,7 +385,11 @@ Q5 = Question(
                   "features of (x.z + 1)^p; (x.z)^p has those of degree exactly p",
                   lambda m, p: math.comb(m + p, p)),
     ],
-    hint="one feature per monomial x1^a1 ... xm^am with a1 + ... + am = p (stars and bars)",
+    kind="derive", section="4.4",
+    hints=("count the monomials x1^a1 ... xm^am of total degree exactly p; check your count on "
+           "m = p = 2, where the map has 3 features",
+           "choosing the exponents is placing p identical balls into m boxes (stars and bars); "
+           "math.comb counts the placements"),
 )
 
 
@@ -391,7 +427,10 @@ Q6 = Question(
                   "a metric, and a metric is no kernel",
                   lambda S, T: np.array([[math.exp(len(s ^ t)) for t in T] for s in S])),
     ],
-    hint="K[i, j] = exp(len(S[i] & T[j])); return a (len(S), len(T)) array",
+    kind="formula", section="4.6",
+    hints=("Python's set operators give the shared elements of two sets; count them",
+           "one entry per pair (S[i], T[j]): the exponential of the size of their intersection, "
+           "in an array of shape (len(S), len(T))"),
 )
 
 
@@ -514,9 +553,401 @@ Q7 = Question(
                   _answer_with({"exp_dot": np.array([[1.0], [-1.0]])}),
                   detect=lambda answer, case: _ANSWERS[case.args[0]][0] and answer is not None),
     ],
-    hint="for each name in CANDIDATES decide: built by the rules (return None) or not (return "
-         "an (n, d) array of points on which det(K) < 0)",
+    kind="witness", section="4.7",
+    hints=("for each name in CANDIDATES decide: built by the rules (then return None), or not "
+           "(then return a few points whose Gram matrix has a negative determinant)",
+           "a distance is 0 on the diagonal; a negative k(x, x) needs only one point; exp of a "
+           "non-kernel fails on two opposite points; one function needs three points"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7]
+# ===================================================================== ex4.q8
+# The statements of ex4.q8 and their options, as students see them ...
+QUIZ = {
+    "sum": ("k1 + k2, for two kernels k1 and k2, is",
+            {"a": "always a kernel",
+             "b": "a kernel only when k2 is a positive multiple of k1",
+             "c": "not a kernel in general"}),
+    "difference": ("k1 - k2, for two kernels k1 and k2, is",
+                   {"a": "always a kernel",
+                    "b": "never a kernel",
+                    "c": "a kernel for some pairs, but not in general"}),
+    "product": ("k1 k2 (the product of the two values), for two kernels, is",
+                {"a": "always a kernel",
+                 "b": "not a kernel in general, since a product K1 @ K2 of PSD matrices need "
+                      "not be PSD",
+                 "c": "a kernel only when k1 = k2"}),
+    "count": ("(x.z)^p on R^m is the inner product of a map with M = C(m + p - 1, p) features",
+              {"a": "true: one feature per monomial of degree exactly p",
+               "b": "false: it needs m^p features, one per ordered product x_i1 ... x_ip",
+               "c": "false: it needs C(m + p, p) features"}),
+}
+
+# ... the right options, and the misconception behind each wrong one
+_QUIZ_RIGHT = {"sum": "a", "difference": "c", "product": "a", "count": "a"}
+_QUIZ_WRONG = {
+    ("sum", "b"): ("sum needs related kernels", "rule 3 asks nothing of how k1 and k2 relate: "
+                   "z^T (K1 + K2) z = z^T K1 z + z^T K2 z >= 0 for any two kernels"),
+    ("sum", "c"): ("sum breaks PSD", "a sum of two non-negative quadratic forms is "
+                   "non-negative: the sum of two kernels is always a kernel (rule 3)"),
+    ("difference", "a"): ("difference always a kernel", "subtraction is not a rule: with "
+                          "k2 = 2 k1 the difference is -k1, and k(x, x) < 0"),
+    ("difference", "b"): ("difference never a kernel", "'not a rule' does not mean 'never a "
+                          "kernel': 2 k - k = k is one. The rules only promise, they do not "
+                          "forbid"),
+    ("product", "b"): ("matrix product", "the Gram matrix of k1 k2 is the ELEMENTWISE (Schur) "
+                       "product K1 * K2, not the matrix product K1 @ K2; the Schur product of PSD "
+                       "matrices is PSD (rule 4)"),
+    ("product", "c"): ("product needs equal kernels", "rule 4 holds for any two kernels: the "
+                       "features of k1 k2 are all products of a feature of k1 with one of k2"),
+    ("count", "b"): ("ordered products", "m^p counts x1 x2 and x2 x1 apart; the map merges "
+                     "equal monomials into one feature (the sqrt(2) of 4.4), so M is the number "
+                     "of multisets, C(m + p - 1, p)"),
+    ("count", "c"): ("all degrees", "C(m + p, p) counts the monomials of every degree up to p: "
+                     "the features of (x.z + 1)^p; (x.z)^p has those of degree exactly p"),
+}
+
+
+def _quiz_answer(statement):
+    """The right option for one statement of QUIZ."""
+    return _QUIZ_RIGHT[statement]
+
+
+def _cases_quiz(rng):
+    names = list(QUIZ)
+    rng.shuffle(names)
+    return [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in names]
+
+
+def _option(answer):
+    return answer.strip().lower() if isinstance(answer, str) else None
+
+
+def _quiz_right(answer, case):
+    return _option(answer) == _QUIZ_RIGHT[case.args[0]]
+
+
+def _quiz_mistake(statement, option):
+    def answer(name):
+        return option if name == statement else _QUIZ_RIGHT[name]
+    return answer
+
+
+def _quiz_detect(statement, option):
+    return lambda answer, case: case.args[0] == statement and _option(answer) == option
+
+
+Q8 = Question(
+    id="ex4.q8", title="sums, differences, products, counts", function="kernel_rules_quiz",
+    points=2, kind="choice", section="4.5",
+    reference=_quiz_answer, cases=_cases_quiz, compare_reference=False,
+    properties=[Property("option", _quiz_right, "not the right option for this statement "
+                         "(answer 'a', 'b' or 'c')")],
+    diagnoses=[Diagnosis(name, message, _quiz_mistake(statement, option),
+                         detect=_quiz_detect(statement, option))
+               for (statement, option), (name, message) in _QUIZ_WRONG.items()],
+    hints=("for each statement ask: does every Gram matrix stay PSD? A counterexample settles "
+           "'not always', a rule of 4.5 settles 'always'",
+           "write the Gram matrix of the combination in terms of K1 and K2 (a sum, a "
+           "difference, an elementwise product) and test z^T K z >= 0; count monomials on "
+           "m = p = 2"),
+)
+
+
+# ===================================================================== ex4.q9
+# The functions of ex4.q9: each breaks a construction rule, with a parameter drawn per case
+BROKEN = {
+    "negative_coefficient": "(x.z)^2 - a x.z   (a polynomial of x.z with a negative coefficient)",
+    "difference": "exp(-a ||x - z||^2) - exp(-2 a ||x - z||^2)   (a difference of kernels)",
+    "bilinear": "x^T A z with A = [[1, a], [a, 1]], |a| > 1   (A is not PSD; x in R^2)",
+    "sigmoid": "tanh(x.z + a) with a < 0   (the sigmoid with a negative offset)",
+}
+
+
+def _broken_gram(name, a, X):
+    X = np.asarray(X, float)
+    dot = X @ X.T
+    sq = np.maximum(np.diag(dot)[:, None] + np.diag(dot)[None, :] - 2 * dot, 0.0)
+    if name == "negative_coefficient":
+        return dot ** 2 - a * dot
+    if name == "difference":
+        return np.exp(-a * sq) - np.exp(-2 * a * sq)
+    if name == "bilinear":
+        return X @ np.array([[1.0, a], [a, 1.0]]) @ X.T
+    return np.tanh(dot + a)
+
+
+def _non_psd_points(name, a):
+    """A witness for each function of BROKEN (the lecture's habits: one point with k(x, x) < 0,
+    or two points)."""
+    if name == "negative_coefficient":
+        return np.array([[np.sqrt(a / 2)]])                 # k(x, x) = -a^2 / 4
+    if name == "difference":
+        return np.array([[0.0], [1.0 / np.sqrt(a)]])          # zero diagonal, positive off it
+    if name == "bilinear":
+        return np.array([[1.0, -np.sign(a)]])               # k(x, x) = 2 - 2 |a|
+    return np.array([[0.0]])                                # k(0, 0) = tanh(a) < 0
+
+
+def _cases_broken(rng):
+    params = {
+        "negative_coefficient": float(np.round(rng.uniform(0.05, 0.6), 3)),
+        "difference": float(np.round(rng.uniform(0.3, 3.0), 3)),
+        "bilinear": float(np.round(rng.uniform(1.5, 3.0), 3) * rng.choice([-1, 1])),
+        "sigmoid": float(np.round(rng.uniform(-1.0, -0.2), 3)),
+    }
+    names = list(BROKEN)
+    rng.shuffle(names)
+    return [Case((name, params[name]), label=f"{name} with a = {params[name]}") for name in names]
+
+
+def _points_of(answer, name):
+    X = np.asarray(answer, dtype=float)
+    if X.ndim != 2 or not 1 <= X.shape[0] <= 5 or not 1 <= X.shape[1] <= 3:
+        return None
+    if name == "bilinear" and X.shape[1] != 2:
+        return None
+    if not np.all(np.isfinite(X)) or np.abs(X).max() > 100:
+        return None
+    return X
+
+
+def _negative_eigenvalue(answer, case):
+    name, a = case.args
+    X = _points_of(answer, name)
+    if X is None:
+        return False
+    K = _broken_gram(name, a, X)
+    eig = np.linalg.eigvalsh((K + K.T) / 2)
+    return eig[0] < -1e-6 * max(1e-6, float(np.abs(K).max()))
+
+
+def _broken_mistake(name, wrong):
+    def answer(n, a):
+        return wrong(a) if n == name else _non_psd_points(n, a)
+    return answer
+
+
+def _fails_on(name, test=lambda X, a: True):
+    def detect(answer, case):
+        if case.args[0] != name or _negative_eigenvalue(answer, case):
+            return False
+        X = _points_of(answer, name)
+        return X is not None and test(X, case.args[1])
+    return detect
+
+
+def _repeated_rows(X, a):
+    return len(X) > 1 and len(np.unique(np.round(X, 12), axis=0)) < len(X)
+
+
+Q9 = Question(
+    id="ex4.q9", title="breaking a rule: find the witness", function="non_psd_points", points=3,
+    kind="witness", section="4.7",
+    forbidden=(
+        "kernelcourse.kernels.find_non_psd_witness",
+        "kernelcourse.kernels.is_psd",
+        "kernelcourse.kernels.min_eigenvalue",
+    ),
+    reference=_non_psd_points, cases=_cases_broken, compare_reference=False,
+    properties=[Property("negative eigenvalue", _negative_eigenvalue,
+                         "return an (n, d) array of points (n <= 5, d <= 3, d = 2 for bilinear) "
+                         "whose Gram matrix has a negative eigenvalue")],
+    diagnoses=[
+        Diagnosis("negative everywhere", "a negative coefficient does not make k negative "
+                  "everywhere: k(x, x) = ||x||^4 - a ||x||^2 is negative only when "
+                  "0 < ||x||^2 < a, so one point is a witness only if it is short enough",
+                  _broken_mistake("negative_coefficient", lambda a: np.array([[1.0]])),
+                  detect=_fails_on("negative_coefficient", lambda X, a: len(X) == 1)),
+        Diagnosis("repeated point", "repeating a point only repeats a row of K (a zero "
+                  "eigenvalue, never a negative one); use two DIFFERENT points",
+                  _broken_mistake("difference", lambda a: np.array([[0.5], [0.5]])),
+                  detect=_fails_on("difference", _repeated_rows)),
+        Diagnosis("wrong direction", "x^T A x is negative only along a direction where A has a "
+                  "negative eigenvalue: for A = [[1, a], [a, 1]] the eigenvalues are 1 + a "
+                  "along (1, 1) and 1 - a along (1, -1)",
+                  _broken_mistake("bilinear", lambda a: np.array([[1.0, np.sign(a)]])),
+                  detect=_fails_on("bilinear")),
+    ],
+    hints=("try the smallest witness first: one point x with k(x, x) < 0; when the diagonal "
+           "cannot be negative, two different points",
+           "for each function, write k(x, x) (and for two points the 2 x 2 determinant) as a "
+           "function of the point, and choose the point where it is negative"),
+)
+
+
+# ===================================================================== ex4.q10
+def _direction_kernel(X, Z):
+    """A kernel that sees directions only: the normalised linear kernel (the cosine)."""
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return (X @ Z.T) / np.outer(np.linalg.norm(X, axis=1), np.linalg.norm(Z, axis=1))
+
+
+def _cases_directions(rng):
+    cases = []
+    for n, d in [(4, 2), (5, 3)]:
+        X = np.round(rng.normal(size=(n, d)), 3)
+        cases.append(Case((X, X.copy()), label=f"Z = X, {n} points in {d}-D"))
+        c = np.round(rng.uniform(0.2, 5.0, size=(n, 1)), 2)
+        cases.append(Case((X, c * X),
+                          label=f"Z[i] = c_i X[i] with c = {c[:, 0].tolist()}"))
+    X = np.round(rng.normal(size=(3, 3)), 3)
+    cases.append(Case((X, np.round(rng.normal(size=(4, 3)), 3)), label="X and Z unrelated"))
+    return cases
+
+
+def _same_directions(case):
+    """Whether Z[i] is a positive multiple of X[i] for every i (then K must be a Gram matrix)."""
+    X, Z = (np.asarray(a, float) for a in case.args)
+    if X.shape != Z.shape:
+        return False
+    return bool(np.allclose(_direction_kernel(X, Z).diagonal(), 1.0, rtol=0, atol=1e-9))
+
+
+def _dir_shape(K, case):
+    return np.shape(K) == (len(case.args[0]), len(case.args[1]))
+
+
+def _dir_bounded(K, case):
+    return bool(np.all(np.abs(np.asarray(K, float)) <= 1 + 1e-5))
+
+
+def _dir_gram(K, case):
+    if not _same_directions(case):
+        return True
+    K = np.asarray(K, float)
+    if not np.allclose(np.diag(K), 1.0, rtol=0, atol=1e-5) or not np.allclose(K, K.T, atol=1e-5):
+        return False
+    return float(np.linalg.eigvalsh((K + K.T) / 2)[0]) >= -1e-5 * len(K)
+
+
+def _dir_tells_apart(K, case):
+    if not _same_directions(case):
+        return True
+    K = np.asarray(K, float)
+    off = K[~np.eye(len(K), dtype=bool)]
+    return bool(np.all(off < 1 - 1e-4))
+
+
+def _one_side(X, Z):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return (X @ Z.T) / (np.linalg.norm(X, axis=1)[:, None] ** 2)
+
+
+def _no_sqrt(X, Z):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return (X @ Z.T) / np.outer(np.sum(X ** 2, axis=1), np.sum(Z ** 2, axis=1))
+
+
+def _gaussian(X, Z):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return np.exp(-np.sum((X[:, None, :] - Z[None, :, :]) ** 2, axis=-1))
+
+
+def _is(f):
+    def detect(K, case):
+        try:
+            return bool(np.shape(K) == (len(case.args[0]), len(case.args[1])) and
+                        np.allclose(np.asarray(K, float), f(*case.args), rtol=1e-5, atol=1e-8))
+        except Exception:
+            return False
+    return detect
+
+
+def _sees_lengths(K, case):
+    """Unit diagonal where Z = X, below 1 where Z[i] = c_i X[i] with c_i != 1: a kernel of x - z."""
+    X, Z = (np.asarray(a, float) for a in case.args)
+    if not _same_directions(case) or np.allclose(X, Z):
+        return False
+    diag = np.diag(np.asarray(K, float))
+    return bool(np.all(np.asarray(K, float) > 0) and np.any(diag < 1 - 1e-4)
+                and np.all(diag[np.all(np.isclose(X, Z), axis=1)] > 1 - 1e-6))
+
+
+Q10 = Question(
+    id="ex4.q10", title="build a kernel that sees only directions", function="direction_kernel",
+    points=3, kind="witness", section="4.5",
+    forbidden=(
+        "kernelcourse.kernels.Normalized",
+        "kernelcourse.feature_space.normalize_gram",
+        "kernelcourse.feature_space.normalize_kernel_rows",
+    ),
+    reference=_direction_kernel, cases=_cases_directions, compare_reference=False,
+    properties=[
+        Property("shape", _dir_shape, "return an array of shape (len(X), len(Z))"),
+        Property("bounded", _dir_bounded, "a kernel with k(x, x) = 1 has |k(x, z)| <= 1 "
+                 "(Cauchy-Schwarz); some entry is larger"),
+        Property("kernel", _dir_gram, "when every Z[i] points the same way as X[i], the result "
+                 "is the Gram matrix of X: it must be symmetric, PSD, with k(x, x) = 1 and "
+                 "k(x, c x) = 1 for c > 0"),
+        Property("directions", _dir_tells_apart, "the kernel must tell directions apart: "
+                 "k(x, z) < 1 when x and z point different ways"),
+    ],
+    diagnoses=[
+        Diagnosis("one side", "dividing by ||x||^2 (that is k(x, x)) normalises one argument "
+                  "only, and the result is not symmetric; divide by ||phi(x)|| ||phi(z)||",
+                  _one_side, detect=_is(_one_side)),
+        Diagnosis("no square root", "dividing by k(x, x) k(z, z) leaves k(x, x) = 1 / ||x||^2; "
+                  "normalising divides by the NORMS sqrt(k(x, x) k(z, z)) (3.6)",
+                  _no_sqrt, detect=_is(_no_sqrt)),
+        Diagnosis("sees lengths", "k(x, x) = 1 is not enough: x and c x point the same way, so "
+                  "k(x, c x) must be 1 too. A kernel of x - z (such as the Gaussian) sees "
+                  "lengths; normalise a kernel that scales with the length instead",
+                  _gaussian, detect=_sees_lengths),
+    ],
+    hints=("which construction of 3.6 and 4.5 gives every point the value k(x, x) = 1? Apply it "
+           "to a kernel for which k(c x, z) is a multiple of k(x, z)",
+           "normalise the linear kernel (or a homogeneous polynomial one): divide x.z by the "
+           "product of the two feature norms"),
+)
+
+
+# ===================================================================== ex4.q11
+def _gaussian_by_rules(X, Z, sigma):
+    """f(x) exp(x.z / sigma^2) f(z), f(x) = exp(-||x||^2 / (2 sigma^2)): the Gaussian kernel."""
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return RBF(gamma=1.0 / (2 * sigma ** 2))(X, Z)
+
+
+def _cases_gaussian(rng):
+    cases = []
+    for n, p, d in [(3, 2, 1), (4, 3, 2), (5, 4, 3)]:
+        sigma = float(np.round(rng.uniform(0.7, 2.0), 2))
+        cases.append(Case((_points(rng, n, d), _points(rng, p, d), sigma),
+                          label=f"X ({n}, {d}), Z ({p}, {d}), sigma={sigma}"))
+    return cases
+
+
+def _rules_with(f_div, middle_div, both_sides=True):
+    def k(X, Z, sigma):
+        X, Z = np.asarray(X, float), np.asarray(Z, float)
+        f_X = np.exp(-np.sum(X ** 2, axis=1) / (f_div * sigma ** 2))
+        f_Z = np.exp(-np.sum(Z ** 2, axis=1) / (f_div * sigma ** 2)) if both_sides else 1.0
+        middle = np.exp(X @ Z.T / (middle_div * sigma ** 2))
+        return f_X[:, None] * middle * np.broadcast_to(f_Z, (Z.shape[0],))[None, :]
+    return k
+
+
+Q11 = Question(
+    id="ex4.q11", title="fix: the Gaussian kernel from the rules", function="gaussian_by_rules",
+    points=2, kind="fix", section="4.5",
+    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels.Scaled", "kernelcourse.kernels.Exp"),
+    reference=_gaussian_by_rules, cases=_cases_gaussian,
+    diagnoses=[
+        Diagnosis("f with sigma^2", "the bug is still there: f(x) = exp(-||x||^2 / (2 sigma^2)); "
+                  "with sigma^2 alone the three factors do not add up to -||x - z||^2 / (2 sigma^2)",
+                  _rules_with(1.0, 1.0)),
+        Diagnosis("middle halved", "the middle factor is exp(x.z / sigma^2): expanding "
+                  "||x - z||^2 = ||x||^2 - 2 x.z + ||z||^2 gives 2 x.z / (2 sigma^2)",
+                  _rules_with(2.0, 2.0)),
+        Diagnosis("f on one side", "rule 6 multiplies by f(x) AND f(z); with one factor the "
+                  "kernel is not even symmetric", _rules_with(2.0, 1.0, both_sides=False)),
+    ],
+    hints=("expand the exponent -||x - z||^2 / (2 sigma^2) and compare it, term by term, with "
+           "the sum of the three exponents the given function uses",
+           "||x - z||^2 = ||x||^2 - 2 x.z + ||z||^2: each squared norm carries 1 / (2 sigma^2), "
+           "the cross term 2 / (2 sigma^2)"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11]
