@@ -4,6 +4,7 @@
     kernelcourse grade --list-questions
     kernelcourse exercises build [SOURCE...] [--no-execute] [--check]
     kernelcourse gradescope build --questions ex1 [--output autograder.zip]
+    kernelcourse questions check [ID...] [--questions-from DIR]
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
 sealed in a sandbox, and writes ``gradebook.csv`` and ``gradebook.json`` (see
@@ -84,6 +85,17 @@ def _parser() -> argparse.ArgumentParser:
     back.add_argument("--questions-from", action="append", default=[], metavar="DIR",
                       help="a folder of your own questions (*.py with a QUESTIONS list); "
                            "the same as the environment variable KERNELCOURSE_QUESTIONS")
+
+    qs = commands.add_parser("questions", help="your own questions")
+    qs_commands = qs.add_subparsers(dest="questions_command", required=True)
+    qs_check = qs_commands.add_parser(
+        "check", help="check questions: the reference passes, a stub is 'not attempted', "
+                      "each diagnosis fires on its own mistake")
+    qs_check.add_argument("ids", nargs="*", metavar="ID",
+                          help="question ids or sets (default: those of --questions-from, "
+                               "else every question)")
+    qs_check.add_argument("--questions-from", action="append", default=[], metavar="DIR",
+                          help="a folder of your own questions (as for grade)")
 
     gradescope = commands.add_parser("gradescope", help="a Gradescope autograder")
     gs_commands = gradescope.add_subparsers(dest="gradescope_command", required=True)
@@ -189,6 +201,40 @@ def _grade(args) -> int:
     return 0 if graded else 1
 
 
+def _questions(args) -> int:
+    from .grading import questions as registry
+    from .grading.selftest import check_question
+
+    before = set(registry.all_questions())
+    for folder in args.questions_from:
+        try:
+            registry.use_questions_from(folder)
+        except ValueError as exc:
+            print(f"kernelcourse questions check: {exc}", file=sys.stderr)
+            return 2
+    known = registry.all_questions()
+    for where, error in registry.import_errors().items():
+        print(f"{where}: failed to import: {error}")
+    if args.ids:
+        chosen = [q for q in known.values() if q.id in args.ids or q.set_name in args.ids]
+    elif args.questions_from:
+        chosen = [q for q in known.values() if q.id not in before]
+    else:
+        chosen = list(known.values())
+    if not chosen:
+        print("no question to check", file=sys.stderr)
+        return 1
+    bad = 0
+    for q in chosen:
+        problems = check_question(q)
+        bad += bool(problems)
+        print(f"{q.id:<10} {'ok' if not problems else 'PROBLEMS'}  {q.title}")
+        for p in problems:
+            print(f"    {p}")
+    print(f"{len(chosen) - bad} of {len(chosen)} question(s) ready")
+    return 1 if bad or registry.import_errors() else 0
+
+
 def _gradescope(args) -> int:
     from .grading import exports
 
@@ -249,6 +295,8 @@ def main(argv=None) -> int:
             return _grade(args)
         if args.command == "gradescope":
             return _gradescope(args)
+        if args.command == "questions":
+            return _questions(args)
         return _exercises(args)
     except BrokenPipeError:  # the output was piped into a reader that stopped (`| head`)
         import os

@@ -199,10 +199,20 @@ def run_gradescope(root=None) -> dict:
         data = {"score": 0.0, "output": "No notebook (*.ipynb) was submitted.", "tests": [],
                 "visibility": "visible"}
     else:
-        with tempfile.TemporaryDirectory() as out:
-            kwargs = {"seed": config["seed"]} if config.get("seed") is not None else {}
-            rows = grade_paths([str(notebooks[0])], output=out, selection=config["questions"],
-                               progress=False, stream=sys.stderr, jobs=1, **kwargs)
+        from .sandbox import SandboxUnavailable
+
+        try:
+            with tempfile.TemporaryDirectory() as out:
+                kwargs = {"seed": config["seed"]} if config.get("seed") is not None else {}
+                rows = grade_paths([str(notebooks[0])], output=out,
+                                   selection=config["questions"], progress=False,
+                                   stream=sys.stderr, jobs=1, **kwargs)
+        except SandboxUnavailable as exc:  # never run a submission unsealed
+            data = {"score": 0.0, "tests": [], "visibility": "visible",
+                    "output": f"Not graded: the grader's sandbox cannot start here ({exc}). "
+                              "Your instructor has been told; your submission is kept."}
+            (results / "results.json").write_text(json.dumps(data, indent=1) + "\n")
+            return data
         data = gradescope_results(rows[-1], all_questions(), time.monotonic() - start)
         if len(notebooks) > 1:
             data["output"] += (f"\nSeveral notebooks were submitted; {notebooks[0].name} "
