@@ -77,6 +77,16 @@ def _split_failure(text: str) -> tuple[str, str]:
     return (text[:m.start()], text[m.start() + 2:]) if m else ("", text)
 
 
+def _split_label(inputs: str) -> tuple[str, str]:
+    """A case's label and its inputs, from 'label (a=..., b=...)' (no label: 'a=..., ...')."""
+    if re.match(r"^\w+=", inputs):
+        return "", inputs
+    opens = [m.start() for m in re.finditer(r" \((?=\w+=)", inputs)]
+    if not opens or not inputs.endswith(")"):
+        return "", inputs
+    return inputs[:opens[0]], inputs[opens[0] + 2:-1]
+
+
 def _first_failure(entry) -> str:
     detail = entry.get("detail", "")
     return detail[len("first failure on "):] if detail.startswith("first failure on ") else detail
@@ -129,6 +139,7 @@ code,pre{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:.86re
 pre{background:#f6f8fa;padding:.6rem .8rem;border-radius:5px;white-space:pre-wrap;
 word-break:break-word;margin:.3rem 0}
 .label{font-weight:600;margin:.5rem 0 .1rem}
+.cap{font-size:.78rem;color:#5a6472;margin:.3rem 0 0;text-transform:uppercase;letter-spacing:.03em}
 .foot{color:#5a6472;font-size:.85rem;margin-top:2rem;border-top:1px solid #e3e8ef;padding-top:.6rem}
 """
 
@@ -177,9 +188,12 @@ def page_html(row, registry, *, seed, assignment="", student=None) -> str:
                    f"<span class='what'>&middot; {e_(_what(e))}</span>")
         if e["status"] == "failed" and e.get("detail"):
             inputs, outcome = _split_failure(_first_failure(e))
+            label, inputs = _split_label(inputs)
             out.append("<div class='label'>First failing case</div>"
-                       + (f"<pre>{e_(inputs)}</pre>" if inputs else "")
-                       + f"<pre>{e_(outcome)}</pre>")
+                       + (f"<div>{e_(label)}</div>" if label else "")
+                       + (f"<div class='cap'>inputs</div><pre>{e_(inputs)}</pre>"
+                          if inputs else "")
+                       + f"<div class='cap'>what happened</div><pre>{e_(outcome)}</pre>")
         if e.get("diagnosis_message"):
             out.append(f"<div class='label'>Likely mistake</div><div>"
                        f"{e_(e['diagnosis_message'])}</div>")

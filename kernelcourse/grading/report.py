@@ -3,7 +3,8 @@
 It shows the distribution of the totals (a histogram drawn as inline SVG: the page needs no
 network and no script), and per question the mean points, the share of submissions that passed
 it and that attempted it, how often each named diagnosis fired, the most common errors (the
-first failures, with their numbers taken out so that equal mistakes count together) and the
+first failures, grouped with their numbers taken out so that equal mistakes count together,
+each shown by its first example) and the
 questions to revisit in the next lecture (passed by fewer than ``REVISIT_BELOW`` of the class).
 """
 from __future__ import annotations
@@ -22,6 +23,11 @@ REVISIT_BELOW = 0.6
 
 
 def _error_kind(record: dict) -> str:
+    """See :func:`_error_text`; numbers written as '#'."""
+    return re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", _error_text(record))[:120]
+
+
+def _error_text(record: dict) -> str:
     """A first failure with its inputs and numbers taken out, so equal mistakes count
     together: the case's label (when it has one) and what went wrong."""
     detail = record.get("detail") or ""
@@ -37,8 +43,7 @@ def _error_kind(record: dict) -> str:
         elif why.startswith("raised "):
             why = why.split(":", 1)[0]
         detail = f"{label}: {why}" if label else why
-    detail = re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", detail)
-    return detail[:120]
+    return detail[:160]
 
 
 def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> dict:
@@ -61,15 +66,19 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> d
         attempted = sum(rec.get("status") not in (None, "not attempted") for rec in records)
         diagnoses = Counter(rec["diagnosis_message"] for rec in records
                             if rec.get("diagnosis_message"))
-        errors = Counter(_error_kind(rec) for rec in records
-                         if rec.get("status") in ("failed", "error"))
+        wrong = [rec for rec in records if rec.get("status") in ("failed", "error")]
+        errors = Counter(_error_kind(rec) for rec in wrong)
+        examples = {}
+        for rec in wrong:
+            examples.setdefault(_error_kind(rec), _error_text(rec))
         per_question.append({
             "id": q.id, "title": q.title, "points": q.points,
             "mean_points": round(statistics.fmean(points), 3) if points else 0.0,
             "passed_share": round(passed / n, 3) if n else 0.0,
             "attempted_share": round(attempted / n, 3) if n else 0.0,
             "diagnoses": [{"message": m, "count": c} for m, c in diagnoses.most_common()],
-            "common_errors": [{"error": e, "count": c} for e, c in errors.most_common(3)]})
+            "common_errors": [{"error": e, "count": c, "example": examples[e]}
+                              for e, c in errors.most_common(3)]})
     revisit = sorted((p for p in per_question if p["passed_share"] < REVISIT_BELOW),
                      key=lambda p: p["passed_share"])
     return {"assignment": name or ", ".join(assignment), "seed": seed, "submissions": n,
@@ -80,7 +89,7 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> d
             "questions": per_question,
             "revisit": [{"id": p["id"], "title": p["title"], "passed_share": p["passed_share"],
                          "why": (p["diagnoses"][0]["message"] if p["diagnoses"] else
-                                 p["common_errors"][0]["error"] if p["common_errors"] else
+                                 p["common_errors"][0]["example"] if p["common_errors"] else
                                  "mostly not attempted")} for p in revisit]}
 
 
@@ -147,7 +156,7 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin:1.8rem 0 .5r
 .sub{color:#5a6472;margin-top:0}
 .cards{display:flex;gap:1rem;margin:1rem 0}.card{background:#f2f5f9;border-radius:6px;
 padding:.6rem 1rem;min-width:8rem}.card b{display:block;font-size:1.3rem}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .5rem;
+table{border-collapse:collapse;width:100%}th.q{width:22%}th.e{width:30%}th,td{text-align:left;padding:.45rem .5rem;
 border-bottom:1px solid #e3e8ef;vertical-align:top}td.num{text-align:right;white-space:nowrap;
 font-variant-numeric:tabular-nums}.meter{display:inline-block;width:5rem;height:.55rem;
 background:#e3e8ef;border-radius:3px;margin-left:.4rem;vertical-align:middle}
@@ -183,13 +192,13 @@ def report_html(report: dict) -> str:
     else:
         out.append(f"<p>Every question was passed by at least {100 * REVISIT_BELOW:.0f}% of the "
                    "class.</p>")
-    out.append("<h2>Per question</h2><table><tr><th>question</th><th>mean points</th>"
+    out.append("<h2>Per question</h2><table><tr><th class='q'>question</th><th>mean points</th>"
                "<th>passed</th><th>attempted</th><th>diagnoses that fired</th>"
-               "<th>most common errors</th></tr>")
+               "<th class='e'>most common errors (first example)</th></tr>")
     for q in report["questions"]:
         diag = "".join(f"<li>{d['count']} &times; {e(d['message'])}</li>"
                        for d in q["diagnoses"]) or "<small>none</small>"
-        errs = "".join(f"<li>{c['count']} &times; <small>{e(c['error'])}</small></li>"
+        errs = "".join(f"<li>{c['count']} &times; <small>{e(c['example'])}</small></li>"
                        for c in q["common_errors"]) or "<small>none</small>"
         out.append(f"<tr><td><b>{e(q['id'])}</b> {e(q['title'])}</td>"
                    f"<td class='num'>{_fmt(q['mean_points'])} / {_fmt(q['points'])}</td>"
