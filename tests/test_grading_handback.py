@@ -526,3 +526,38 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
     assert results["score"] == pytest.approx(old["total"])  # the same grader, the same seed
     for t in results["tests"]:
         assert set(t) == {"name", "score", "max_score", "output", "visibility"}
+
+
+@pytest.mark.slow
+def test_an_answer_cannot_read_or_call_the_instructors_reference(tmp_path):
+    """The sealed worker sees the questions folder read-only, but an answer may neither read
+    its files nor call its reference (which counts as the grader's own answer)."""
+    import nbformat
+
+    folder = tmp_path / "course-questions"
+    folder.mkdir()
+    shutil.copy(ROOT / "docs" / "question_template.py", folder / "my1.py")
+    honest = ("import numpy as np\n\n\ndef normalised_gram(K):\n    K = np.asarray(K, float)\n"
+              "    s = 1 / np.sqrt(np.diag(K))\n    return s[:, None] * K * s[None, :]\n")
+    reads = ("import os\nsource = open(os.path.join(os.environ['KERNELCOURSE_QUESTIONS'], "
+             "'my1.py')).read()\nspace = {}\nexec(source, space)\n"
+             "normalised_gram = space['normalised_gram']\n")
+    imports = ("import sys\nnormalised_gram = next(m.normalised_gram for n, m in "
+               "list(sys.modules.items()) if n.startswith('kernelcourse.grading.questions.ext_'))\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    for name, body in (("honest", honest), ("reads", reads), ("imports", imports)):
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell("# ANSWER my1.q1\n" + body)]
+        nbformat.write(nb, sub / f"{name}.ipynb")
+    out = tmp_path / "out"
+    res = _kc("grade", sub, "--questions-from", folder, "--questions", "my1", "--output", out,
+              "--no-progress", "--jobs", "2", "--seed", "1")
+    assert res.returncode == 0, res.stderr[-3000:]
+    rows = {Path(r["file"]).stem: r for r in
+            json.loads((out / "gradebook.json").read_text())["submissions"]}
+    assert rows["honest"]["total"] == 2
+    assert rows["reads"]["total"] == 0
+    assert "not allowed" in rows["reads"]["details"]["my1.q1"]
+    assert rows["imports"]["total"] == 0
+    assert "reference" in rows["imports"]["details"]["my1.q1"]
