@@ -561,3 +561,12 @@ def test_an_answer_cannot_read_or_call_the_instructors_reference(tmp_path):
     assert "not allowed" in rows["reads"]["details"]["my1.q1"]
     assert rows["imports"]["total"] == 0
     assert "reference" in rows["imports"]["details"]["my1.q1"]
+
+
+def test_update_needs_an_existing_gradebook(tmp_path):
+    from kernelcourse.grading.grader import grade_paths
+
+    with pytest.raises(ValueError, match="no gradebook .*gradebook-ex9.json to update"):
+        grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
+                    sandbox=None, progress=False)
+    assert list(tmp_path.iterdir()) == []
