@@ -156,7 +156,7 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin:1.8rem 0 .5r
 .sub{color:#5a6472;margin-top:0}
 .cards{display:flex;gap:1rem;margin:1rem 0}.card{background:#f2f5f9;border-radius:6px;
 padding:.6rem 1rem;min-width:8rem}.card b{display:block;font-size:1.3rem}
-table{border-collapse:collapse;width:100%}th.q{width:22%}th.e{width:30%}th,td{text-align:left;padding:.45rem .5rem;
+table{border-collapse:collapse;width:100%}th.q{width:17%}th.d{width:30%}th.e{width:25%}th,td{text-align:left;padding:.45rem .5rem;
 border-bottom:1px solid #e3e8ef;vertical-align:top}td.num{text-align:right;white-space:nowrap;
 font-variant-numeric:tabular-nums}.meter{display:inline-block;width:5rem;height:.55rem;
 background:#e3e8ef;border-radius:3px;margin-left:.4rem;vertical-align:middle}
@@ -193,7 +193,7 @@ def report_html(report: dict) -> str:
         out.append(f"<p>Every question was passed by at least {100 * REVISIT_BELOW:.0f}% of the "
                    "class.</p>")
     out.append("<h2>Per question</h2><table><tr><th class='q'>question</th><th>mean points</th>"
-               "<th>passed</th><th>attempted</th><th>diagnoses that fired</th>"
+               "<th>passed</th><th>attempted</th><th class='d'>diagnoses that fired</th>"
                "<th class='e'>most common errors (first example)</th></tr>")
     for q in report["questions"]:
         diag = "".join(f"<li>{d['count']} &times; {e(d['message'])}</li>"
