@@ -3,6 +3,8 @@
     kernelcourse grade PATH... [--output DIR] [--questions ex1] [--jobs N] [--no-sandbox]
     kernelcourse grade --list-questions [--kinds]
     kernelcourse exercises build [SOURCE...] [--no-execute] [--check]
+    kernelcourse gradescope build --questions ex1 [--output autograder.zip]
+    kernelcourse questions check [ID...] [--questions-from DIR]
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
 sealed in a sandbox, and writes ``gradebook.csv`` and ``gradebook.json`` (see
@@ -58,6 +60,60 @@ def _parser() -> argparse.ArgumentParser:
                        help="memory cap of each submission's worker and all of its processes "
                             "(default %(default)s)")
     grade.add_argument("--no-progress", action="store_true", help="no progress bar")
+    back = grade.add_argument_group("handing back (kernelcourse.grading.handback)")
+    back.add_argument("--assignment", metavar="NAME",
+                      help="name of the assignment: the files are gradebook-NAME.csv/.json and "
+                           "history-NAME.jsonl (an existing gradebook's rows are kept in the "
+                           "history before it is replaced)")
+    back.add_argument("--update", action="store_true",
+                      help="regrade the PATHs given (and only the --questions given) into the "
+                           "existing gradebook; each replaced row goes to the history file")
+    back.add_argument("--feedback", metavar="DIR",
+                      help="write one feedback page per submission (HTML and Markdown) into DIR")
+    back.add_argument("--report", action="store_true",
+                      help="write the class report report-NAME.html and report-NAME.json")
+    back.add_argument("--roster", metavar="CSV",
+                      help="roster with the columns id, name, email: map files to students")
+    back.add_argument("--pattern", default="canvas", metavar="canvas|moodle|REGEX",
+                      help="how file names name students (default canvas)")
+    back.add_argument("--export", action="append", default=[], choices=["canvas", "moodle"],
+                      help="write canvas-NAME.csv or moodle-NAME.csv (needs --roster; repeat "
+                           "for both)")
+    back.add_argument("--canvas-assignment-id", default="", metavar="ID",
+                      help="the Canvas assignment id put in the column header 'NAME (ID)'")
+    back.add_argument("--similarity", nargs="?", type=float, const=0.85, default=None,
+                      metavar="THRESHOLD",
+                      help="report pairs of nearly equal answers (AST similarity, default "
+                           "threshold 0.85) in similarity-NAME.json")
+    back.add_argument("--questions-from", action="append", default=[], metavar="DIR",
+                      help="a folder of your own questions (*.py with a QUESTIONS list); "
+                           "the same as the environment variable KERNELCOURSE_QUESTIONS")
+
+    qs = commands.add_parser("questions", help="your own questions")
+    qs_commands = qs.add_subparsers(dest="questions_command", required=True)
+    qs_check = qs_commands.add_parser(
+        "check", help="check questions: the reference passes, a stub is 'not attempted', "
+                      "each diagnosis fires on its own mistake")
+    qs_check.add_argument("ids", nargs="*", metavar="ID",
+                          help="question ids or sets (default: those of --questions-from, "
+                               "else every question)")
+    qs_check.add_argument("--questions-from", action="append", default=[], metavar="DIR",
+                          help="a folder of your own questions (as for grade)")
+
+    gradescope = commands.add_parser("gradescope", help="a Gradescope autograder")
+    gs_commands = gradescope.add_subparsers(dest="gradescope_command", required=True)
+    gs_build = gs_commands.add_parser("build", help="write the autograder zip to upload")
+    gs_build.add_argument("--questions", required=True, metavar="IDS",
+                          help="comma-separated sets or question ids, e.g. 'ex1'")
+    gs_build.add_argument("--output", "-o", default="autograder.zip", metavar="ZIP")
+    gs_build.add_argument("--seed", type=int, default=None,
+                          help="seed of the grading cases (default: the grader's default)")
+    gs_build.add_argument("--questions-from", default=None, metavar="DIR",
+                          help="a folder of your own questions to put in the zip")
+    gs_run = gs_commands.add_parser("run", help="what run_autograder calls: grade "
+                                                "ROOT/submission into ROOT/results/results.json")
+    gs_run.add_argument("--root", default=None, metavar="DIR",
+                        help="default /autograder (or KERNELCOURSE_AUTOGRADER_ROOT)")
 
     exercises = commands.add_parser("exercises", help="the exercise notebooks")
     ex_commands = exercises.add_subparsers(dest="exercises_command", required=True)
@@ -76,6 +132,14 @@ def _grade(args) -> int:
     from .grading.grader import clean_text, grade_paths, summary_table
     from .grading.sandbox import SandboxUnavailable, probe
 
+    from .grading.questions import use_questions_from
+
+    for folder in args.questions_from:
+        try:
+            use_questions_from(folder)
+        except ValueError as exc:
+            print(f"kernelcourse grade: {exc}", file=sys.stderr)
+            return 2
     if args.list_questions:
         if args.kinds:
             from .grading.catalog import kinds_table
@@ -105,22 +169,104 @@ def _grade(args) -> int:
             print(f"kernelcourse grade: refusing to run submitted code without a sandbox: {exc}",
                   file=sys.stderr)
             return 2
-    rows = grade_paths(args.paths, output=args.output, selection=selection,
-                       progress=not args.no_progress, seed=args.seed, jobs=args.jobs,
-                       sandbox=sandbox, question_timeout=args.question_timeout,
-                       submission_timeout=args.timeout, memory_mb=args.memory_mb,
-                       max_notebook_mb=args.max_notebook_mb)
+    try:
+        rows = grade_paths(args.paths, output=args.output, selection=selection,
+                           progress=not args.no_progress, seed=args.seed, jobs=args.jobs,
+                           sandbox=sandbox, question_timeout=args.question_timeout,
+                           submission_timeout=args.timeout, memory_mb=args.memory_mb,
+                           max_notebook_mb=args.max_notebook_mb,
+                           assignment_name=args.assignment, update=args.update)
+    except ValueError as exc:
+        print(f"kernelcourse grade: {exc}", file=sys.stderr)
+        return 2
     if sandbox is None:
         print("WARNING: graded WITHOUT a sandbox (--no-sandbox): the answers ran with your "
               "rights, and the gradebook records it")
     print(summary_table(rows))
     graded = [r for r in rows if r.possible > 0]
+    book = f"gradebook-{args.assignment}" if args.assignment else "gradebook"
     print(f"\n{len(graded)} notebook(s) graded, {len(rows) - len(graded)} skipped; "
-          f"gradebook written to {args.output.rstrip('/') or '.'}/gradebook.csv and gradebook.json")
+          f"gradebook written to {args.output.rstrip('/') or '.'}/{book}.csv and {book}.json")
     for r in rows:
         for error in r.errors:
             print(f"  {clean_text(r.file, 200)}: {error}")
+    if args.feedback or args.report or args.roster or args.export or \
+            args.similarity is not None:
+        from .grading.handback import hand_back
+
+        try:
+            lines = hand_back(rows, output=args.output, name=args.assignment or "",
+                              feedback=args.feedback, report=args.report, roster=args.roster,
+                              pattern=args.pattern, exports=args.export,
+                              canvas_assignment_id=args.canvas_assignment_id,
+                              similarity=args.similarity)
+        except (ValueError, OSError) as exc:
+            print(f"kernelcourse grade: {exc}", file=sys.stderr)
+            return 2
+        print()
+        print("\n".join(lines))
     return 0 if graded else 1
+
+
+def _questions(args) -> int:
+    from .grading import questions as registry
+    from .grading.selftest import check_question
+
+    before = set(registry.all_questions())
+    for folder in args.questions_from:
+        try:
+            registry.use_questions_from(folder)
+        except ValueError as exc:
+            print(f"kernelcourse questions check: {exc}", file=sys.stderr)
+            return 2
+    known = registry.all_questions()
+    for where, error in registry.import_errors().items():
+        print(f"{where}: failed to import: {error}")
+    if args.ids:
+        chosen = [q for q in known.values() if q.id in args.ids or q.set_name in args.ids]
+    elif args.questions_from:
+        chosen = [q for q in known.values() if q.id not in before]
+    else:
+        chosen = list(known.values())
+    if not chosen:
+        print("no question to check", file=sys.stderr)
+        return 1
+    bad = 0
+    for q in chosen:
+        problems = check_question(q)
+        bad += bool(problems)
+        print(f"{q.id:<10} {'ok' if not problems else 'PROBLEMS'}  {q.title}")
+        for p in problems:
+            print(f"    {p}")
+    print(f"{len(chosen) - bad} of {len(chosen)} question(s) ready")
+    return 1 if bad or registry.import_errors() else 0
+
+
+def _gradescope(args) -> int:
+    from .grading import exports
+
+    if args.gradescope_command == "build":
+        selection = [s.strip() for s in args.questions.split(",") if s.strip()]
+        if args.questions_from:
+            from .grading.questions import use_questions_from
+
+            use_questions_from(args.questions_from)
+        from .grading.questions import all_questions
+
+        known = all_questions()
+        sets = {q.set_name for q in known.values()}
+        unknown = [s for s in selection if s not in known and s not in sets]
+        if unknown:
+            print(f"kernelcourse gradescope build: unknown question or set: "
+                  f"{', '.join(unknown)}", file=sys.stderr)
+            return 2
+        path = exports.build_gradescope(args.output, selection, seed=args.seed,
+                                        questions_from=args.questions_from)
+        print(f"autograder written to {path}: upload it as the assignment's autograder")
+        return 0
+    data = exports.run_gradescope(args.root)
+    print(f"score {data['score']}: {len(data['tests'])} test(s) in results.json")
+    return 0
 
 
 def _question_list() -> str:
@@ -154,6 +300,10 @@ def main(argv=None) -> int:
     try:
         if args.command == "grade":
             return _grade(args)
+        if args.command == "gradescope":
+            return _gradescope(args)
+        if args.command == "questions":
+            return _questions(args)
         return _exercises(args)
     except BrokenPipeError:  # the output was piped into a reader that stopped (`| head`)
         import os

@@ -37,11 +37,22 @@ class Submission:
     errors: list = field(default_factory=list)
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
+    # what the feedback pages and the class report read (kernelcourse.grading.feedback)
+    feedback: dict = field(default_factory=dict)
+    # the stamp of the run that graded the row (kernelcourse.grading.history)
+    version: str = ""
+    seed: int | None = None
+    graded_at: str = ""
+    question_hashes: dict = field(default_factory=dict)
+    regraded: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"file": self.file, "sha256": self.sha256, "points": self.points,
                 "possible": self.possible, "total": self.total, "errors": self.errors,
-                "seconds": round(self.seconds, 2), "details": self.details}
+                "seconds": round(self.seconds, 2), "details": self.details,
+                "feedback": self.feedback, "version": self.version, "seed": self.seed,
+                "graded_at": self.graded_at, "question_hashes": self.question_hashes,
+                "regraded": self.regraded}
 
 
 def _csv_cell(text) -> str:
@@ -63,12 +74,14 @@ def _ids_of(assignment) -> list[str]:
 class _Gradebook:
     """``gradebook.csv`` and ``gradebook.json`` in ``output``, each replaced atomically."""
 
-    def __init__(self, output: Path, seed: int, assignment, sandbox):
+    def __init__(self, output: Path, seed: int, assignment, sandbox, name: str | None = None):
         self.output, self.seed, self.assignment = output, seed, list(assignment)
         self.sandbox = sandbox.describe() if sandbox is not None else "none (--no-sandbox)"
+        self.name = name
 
     def write(self, rows) -> tuple[Path, Path]:
-        return write_gradebook(rows, self.output, self.seed, self.assignment, self.sandbox)
+        return write_gradebook(rows, self.output, self.seed, self.assignment, self.sandbox,
+                               name=self.name)
 
 
 def _replace(path: Path, text: str) -> None:
@@ -86,12 +99,15 @@ def _replace(path: Path, text: str) -> None:
         raise
 
 
-def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="") -> tuple[Path, Path]:
-    """Write ``gradebook.csv`` and ``gradebook.json`` into ``output`` (atomically)."""
+def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="",
+                    name: str | None = None) -> tuple[Path, Path]:
+    """Write ``gradebook.csv`` and ``gradebook.json`` into ``output`` (atomically);
+    ``gradebook-NAME.csv`` and ``gradebook-NAME.json`` with an assignment ``name``."""
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     columns = _columns(rows, assignment)
-    csv_path, json_path = output / "gradebook.csv", output / "gradebook.json"
+    suffix = f"-{name}" if name else ""
+    csv_path, json_path = output / f"gradebook{suffix}.csv", output / f"gradebook{suffix}.json"
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(["file", *columns, "total", "possible", "errors", "seconds", "sha256"])
@@ -101,6 +117,7 @@ def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="") ->
                          r.sha256])
     registry = all_questions()
     book = {"seed": seed,
+            "name": name or "",
             "assignment": list(assignment),
             "sandbox": sandbox,
             "questions": {c: registry[c].points for c in columns},

@@ -68,6 +68,8 @@ from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _r
 from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
                      bounded_json, clean_text, find_notebooks, read_notebook, read_submission)
+from .feedback import feedback_record
+from .history import archive, book_files, load_rows, merge, stamp
 from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sandbox import Sandbox, TreeMemoryLimit, probe
@@ -208,6 +210,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     result = _judge(q, cases, reply, sorted(uses))
     row.points[q.id] = round(result.points, 4)
     row.details[q.id] = result.line()
+    row.feedback[q.id] = feedback_record(result)
     if result.status == "error" or "outcomes" not in reply:
         row.errors.append(f"{q.id}: {result.detail}")
 
@@ -240,7 +243,7 @@ def _progress(i: int, n: int, name: str, stream) -> None:
 
 
 def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None, jobs=None,
-                sandbox="auto", **options):
+                sandbox="auto", assignment_name=None, update=False, **options):
     """Grade every notebook under ``paths``; write the gradebook into ``output``.
 
     ``jobs`` submissions are graded side by side (default: the number of
@@ -248,7 +251,45 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     rewritten atomically after each submission. Returns the
     :class:`Submission` rows, in the order of the files (bad paths first,
     with their error and 0 points).
+
+    ``assignment_name`` names the files (``gradebook-NAME.csv``...). A run into a folder
+    holding that gradebook copies the old rows into the history first; with ``update`` the
+    rows graded now (their questions ``selection``) are merged into it instead, each replaced
+    row kept in the history (:mod:`kernelcourse.grading.history`).
     """
+    stream = sys.stderr if stream is None else stream
+    files = book_files(output, assignment_name)
+    if update:
+        if not files["json"].exists():
+            raise ValueError(f"--update: there is no gradebook {files['json']} to update")
+        old_rows, old_assignment = load_rows(files)
+        registry = all_questions()
+        if selection:
+            graded = {q.id for q in _selected(selection, registry)}
+        else:
+            graded = {q.id for q in _selected(old_assignment, registry)}
+        new_rows = _grade_paths(paths, output=output, selection=selection or old_assignment,
+                                progress=progress, stream=stream, jobs=jobs, sandbox=sandbox,
+                                book=False, **options)
+        rows, n = merge(old_rows, new_rows, graded, files["history"],
+                        f"regrade (--update) of {', '.join(sorted(graded))}")
+        book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), old_assignment,
+                          probe() if sandbox == "auto" else sandbox, name=assignment_name)
+        book.write(rows)
+        stream.write(f"updated {n} row(s) of {files['json'].name}; their previous results are "
+                     f"in {files['history'].name}\n")
+        return rows
+    n = archive(files, "replaced by a new run")
+    if n:
+        stream.write(f"{files['json'].name} existed: its {n} row(s) are kept in "
+                     f"{files['history'].name} before it is replaced\n")
+    return _grade_paths(paths, output=output, selection=selection, progress=progress,
+                        stream=stream, jobs=jobs, sandbox=sandbox, name=assignment_name,
+                        **options)
+
+
+def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=None, jobs=None,
+                 sandbox="auto", name=None, book=True, **options):
     stream = sys.stderr if stream is None else stream
     sandbox = probe() if sandbox == "auto" else sandbox
     jobs = max(1, int(jobs or os.cpu_count() or 1))
@@ -262,17 +303,22 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     assignment = choose_assignment([list(i.answers) for i in intakes if i.answers is not None],
                                    selection, registry)
     slots: list = [None] * len(intakes)
-    book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), assignment, sandbox)
+    write = book
+    book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), assignment, sandbox,
+                      name=name)
+    stamped = _selected(assignment, registry)
     done = 0
     lock = threading.Lock()
 
     def grade_one(index: int) -> None:
         nonlocal done
         row = _grade(intakes[index], registry, assignment, sandbox, **_grading_options(options))
+        stamp(row, stamped, options.get("seed", DEFAULTS["seed"]))
         with lock:
             slots[index] = row
             done += 1
-            book.write(rows + [r for r in slots if r is not None])
+            if write:
+                book.write(rows + [r for r in slots if r is not None])
             if progress:
                 _progress(done, len(intakes), str(intakes[index].path), stream)
 
@@ -280,7 +326,8 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
         for future in [pool.submit(grade_one, i) for i in range(len(intakes))]:
             future.result()
     rows += slots
-    book.write(rows)
+    if write:
+        book.write(rows)
     return rows
 
 

@@ -47,6 +47,9 @@ class Worker:
         self.limit = TreeMemoryLimit(memory_mb)
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
+        folders = os.environ.get("KERNELCOURSE_QUESTIONS", "")
+        if folders:  # instructors' own questions (bound read-only by the sandbox)
+            env["KERNELCOURSE_QUESTIONS"] = folders
         # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path),
         # with the folder holding this copy of kernelcourse put first on the path
         home = str(Path(__file__).resolve().parents[2])

@@ -90,6 +90,13 @@ def _python_roots() -> list[str]:
     return [r for r in roots if not any(r != o and r.startswith(o + os.sep) for o in roots)]
 
 
+def _question_folders() -> list[str]:
+    """The instructors' question folders (``KERNELCOURSE_QUESTIONS``) that exist."""
+    from .questions import question_folders
+
+    return [str(f) for f in question_folders() if f.is_dir()]
+
+
 def _system_mounts() -> list[str]:
     args: list[str] = []
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
@@ -127,6 +134,8 @@ class Sandbox:
                 "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
         for root in self.roots:
             args += ["--ro-bind", root, root]
+        for folder in _question_folders():  # instructors' own questions, read-only
+            args += ["--ro-bind", folder, folder]
         args += ["--proc", "/proc", "--dev", "/dev",
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,

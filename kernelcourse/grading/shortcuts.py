@@ -304,10 +304,14 @@ _BLOCKED_EVENTS = ("ctypes.", "os.exec", "os.posix_spawn", "os.spawn", "os.syste
 
 def seal_process() -> None:
     """In a forked answer process: no new programs, no reading or recompiling the
-    package's source, no ctypes. Cannot be undone within the process."""
+    package's source (nor the instructors' question files), no ctypes. Cannot be undone
+    within the process."""
     _no_exec_seccomp()
     package_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     prefix = package_dir + os.sep
+    from .questions import question_folders  # instructors' questions are the course's source too
+
+    prefix = (prefix, *(os.path.realpath(f) + os.sep for f in question_folders()))
 
     def _inside(path) -> bool:
         try:

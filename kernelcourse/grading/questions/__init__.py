@@ -3,35 +3,106 @@
 A module ``lectureN.py`` holds a module-level list ``QUESTIONS`` of
 :class:`kernelcourse.grading.Question`. New modules are found by themselves
 (``pkgutil``); nothing here lists them.
+
+Instructors' own questions live outside the package, in folders named by the environment
+variable ``KERNELCOURSE_QUESTIONS`` (several separated by ``os.pathsep``), or added with
+:func:`use_questions_from` (what ``kernelcourse grade --questions-from DIR`` calls): every
+``*.py`` file there not starting with ``_`` is a module whose ``QUESTIONS`` list is registered
+after the course's own, so a course update never touches them (guide:
+``docs/writing-questions.md``).
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.util
+import os
 import pkgutil
+import sys
+from pathlib import Path
 
-__all__ = ["all_questions", "get_question", "import_errors"]
+__all__ = ["all_questions", "get_question", "import_errors", "use_questions_from",
+           "question_folders", "ENVIRONMENT_VARIABLE"]
+
+#: The environment variable naming the folders of instructors' own questions.
+ENVIRONMENT_VARIABLE = "KERNELCOURSE_QUESTIONS"
+
+
+def question_folders() -> list[Path]:
+    """The folders of instructors' own questions (from ``KERNELCOURSE_QUESTIONS``), resolved."""
+    raw = os.environ.get(ENVIRONMENT_VARIABLE, "")
+    folders = [Path(p).expanduser().resolve() for p in raw.split(os.pathsep) if p.strip()]
+    return list(dict.fromkeys(folders))
+
+
+def use_questions_from(folder) -> Path:
+    """Add ``folder`` to the instructors' question folders (in ``KERNELCOURSE_QUESTIONS``, so
+    the grading workers see it too) and load the registry afresh."""
+    global _REGISTRY
+    path = Path(folder).expanduser().resolve()
+    if not path.is_dir():
+        raise ValueError(f"no folder of questions at {str(folder)!r}")
+    folders = [str(p) for p in question_folders()]
+    if str(path) not in folders:
+        os.environ[ENVIRONMENT_VARIABLE] = os.pathsep.join([*folders, str(path)])
+    _REGISTRY = None
+    _ERRORS.clear()
+    return path
+
+
+def _external_modules():
+    """``(label, module)`` for every question file of the instructors' folders."""
+    for folder in question_folders():
+        if not folder.is_dir():
+            _ERRORS[str(folder)] = f"{ENVIRONMENT_VARIABLE} names {folder}, which is no folder"
+            continue
+        tag = hashlib.sha256(str(folder).encode()).hexdigest()[:8]
+        for file in sorted(folder.glob("*.py")):
+            if file.name.startswith("_"):
+                continue
+            # named under this package, so the sandbox's tripwires treat its references as
+            # the grader's own answers
+            name = f"{__name__}.ext_{tag}_{file.stem}"
+            try:
+                if name not in sys.modules:
+                    spec = importlib.util.spec_from_file_location(name, file)
+                    module = importlib.util.module_from_spec(spec)
+                    sys.modules[name] = module
+                    try:
+                        spec.loader.exec_module(module)
+                    except BaseException:
+                        del sys.modules[name]
+                        raise
+                yield str(file), sys.modules[name]
+            except Exception as exc:  # a broken file must not hide the others
+                _ERRORS[str(file)] = f"{type(exc).__name__}: {exc}"
 
 _REGISTRY: dict | None = None
 _ERRORS: dict[str, str] = {}
+_FOLDERS: list = []
 
 
 def _load() -> dict:
-    global _REGISTRY
-    if _REGISTRY is not None:
+    global _REGISTRY, _FOLDERS
+    folders = question_folders()
+    if _REGISTRY is not None and folders == _FOLDERS:
         return _REGISTRY
+    _FOLDERS = folders
     found: dict = {}
+    modules = []
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         try:
-            module = importlib.import_module(f"{__name__}.{info.name}")
+            modules.append((info.name, importlib.import_module(f"{__name__}.{info.name}")))
         except Exception as exc:  # a broken module must not hide the others
             _ERRORS[info.name] = f"{type(exc).__name__}: {exc}"
-            continue
+    modules += list(_external_modules())
+    for label, module in modules:
         for question in getattr(module, "QUESTIONS", []):
             if question.id in found:
                 raise ValueError(f"question id {question.id!r} is defined twice "
-                                 f"(second time in {module.__name__})")
+                                 f"(second time in {label})")
             found[question.id] = question
     _REGISTRY = found
     return found

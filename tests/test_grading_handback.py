@@ -1,0 +1,572 @@
+"""Grading that closes the loop (kernelcourse.grading.feedback, report, roster, exports,
+similarity, history, handback, selftest and the instructors' question folders).
+
+The formats follow each platform's documentation: Canvas's gradebook import (Instructure, "How
+do I import grades in the Gradebook?", Canvas Instructor Guide: Student, ID, SIS User ID, SIS
+Login ID, Section, then "Assignment (id)"), Moodle's CSV grade import (Moodle documentation,
+"Import grades": a user-identifying column such as the email address, a grade column, an
+optional feedback column), and Gradescope's autograder specification (Gradescope, "Autograder
+Specifications", gradescope-autograders.readthedocs.io: setup.sh and run_autograder at the
+zip's root, /autograder/submission, /autograder/results/results.json with tests of name,
+score, max_score, output, visibility).
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelcourse.grading import questions as registry_module
+from kernelcourse.grading.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
+                                          gradescope_results, moodle_csv)
+from kernelcourse.grading.feedback import page_html, page_markdown, write_feedback
+from kernelcourse.grading.gradebook import Submission, write_gradebook
+from kernelcourse.grading.history import archive, book_files, merge, question_hash, read_history
+from kernelcourse.grading.questions import all_questions
+from kernelcourse.grading.report import class_report, report_html
+from kernelcourse.grading.roster import Student, match, read_roster
+from kernelcourse.grading.similarity import THRESHOLD, similar_pairs, similarity
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "grading"
+REG = all_questions()
+
+
+def _record(status, points, possible, n_passed, n_cases, detail="", diagnosis=""):
+    return {"status": status, "points": points, "possible": possible, "n_passed": n_passed,
+            "n_cases": n_cases, "detail": detail, "diagnosis": diagnosis and "d",
+            "diagnosis_message": diagnosis}
+
+
+def _row(file, q5, q6, seed=7):
+    """A row graded on ex1.q5 (2 points) and ex1.q6 (2 points)."""
+    row = Submission(file=file, possible=4.0, seed=seed, graded_at="2026-11-23T20:00:00Z",
+                     version="0.1.0")
+    for qid, rec in (("ex1.q5", q5), ("ex1.q6", q6)):
+        row.points[qid] = rec["points"]
+        row.feedback[qid] = rec
+        row.details[qid] = rec["detail"]
+    row.total = sum(row.points.values())
+    return row
+
+
+PASS5 = _record("passed", 2, 2, 3, 3)
+FAIL5 = _record("failed", 0, 2, 0, 3, "first failure on X of shape (3, 2) (X=[[1.0]], gamma=0.5)"
+                ": expected [[1.]], got [[0.5]]", "gamma multiplies the squared distance")
+PASS6 = _record("passed", 2, 2, 6, 6)
+PART6 = _record("failed", 1.6667, 2, 5, 6, "first failure on a PSD matrix (K=[[1.0]]): expected "
+                "True, got False", "allow a small tolerance")
+STUB = _record("not attempted", 0, 2, 0, 3)
+
+
+# ------------------------------------------------------------------------ history, stamps
+def test_question_hash_is_stable_and_changes_with_the_definition():
+    import dataclasses
+
+    q = REG["ex1.q5"]
+    assert question_hash(q) == question_hash(q) and len(question_hash(q)) == 12
+    assert question_hash(dataclasses.replace(q, rtol=1e-3)) != question_hash(q)
+    assert question_hash(dataclasses.replace(q, reference=REG["ex1.q6"].reference)) != \
+        question_hash(q)
+    assert len({question_hash(x) for x in REG.values()}) == len(REG)
+
+
+def test_a_new_run_keeps_the_old_gradebook_in_the_history(tmp_path):
+    files = book_files(tmp_path, "ex1")
+    assert files["csv"].name == "gradebook-ex1.csv" and files["history"].name == "history-ex1.jsonl"
+    first = [_row("a.ipynb", PASS5, PART6)]
+    write_gradebook(first, tmp_path, 7, ["ex1.q5", "ex1.q6"], name="ex1")
+    assert archive(book_files(tmp_path, "ex2"), "x") == 0  # another assignment: untouched
+    assert archive(files, "replaced by a new run") == 1
+    history = read_history(files["history"])
+    assert history[0]["reason"] == "replaced by a new run"
+    assert history[0]["row"]["points"] == {"ex1.q5": 2, "ex1.q6": 1.6667}
+    book = json.loads(files["json"].read_text())
+    row = book["submissions"][0]
+    assert {"version", "seed", "graded_at", "question_hashes"} <= set(row)
+
+
+def test_merge_replaces_only_the_regraded_questions_and_keeps_the_old_row(tmp_path):
+    old = [_row(str(tmp_path / "a.ipynb"), FAIL5, PART6), _row(str(tmp_path / "b.ipynb"),
+                                                               PASS5, PASS6)]
+    new = _row(str(tmp_path / "a.ipynb"), PASS5, PASS6, seed=8)  # both regraded, q6 asked for
+    history = tmp_path / "history.jsonl"
+    merged, n = merge(old, [new], {"ex1.q6"}, history, "regrade (--update) of ex1.q6")
+    assert n == 1 and len(merged) == 2
+    a = merged[0]
+    assert a.points == {"ex1.q5": 0, "ex1.q6": 2}  # q5 kept, q6 replaced
+    assert a.total == 2 and a.regraded == ["ex1.q6"] and a.seed == 8
+    assert merged[1] is old[1]
+    (record,) = read_history(history)
+    assert record["row"]["points"] == {"ex1.q5": 0, "ex1.q6": 1.6667}
+    assert record["reason"] == "regrade (--update) of ex1.q6"
+    added, _ = merge(old, [_row(str(tmp_path / "c.ipynb"), PASS5, PASS6)], {"ex1.q6"},
+                     history, "r")
+    assert len(added) == 3
+
+
+# ------------------------------------------------------------------------ feedback pages
+def test_feedback_page_shows_points_first_failure_diagnosis_hint_and_seed_not_the_reference():
+    import inspect
+
+    row = _row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6)
+    student = Student("4002", "Bruno Keller", "bruno@uni.example")
+    for text in (page_html(row, REG, seed=7, assignment="ex1", student=student),
+                 page_markdown(row, REG, seed=7, assignment="ex1", student=student)):
+        assert "Bruno Keller" in text and "seed 7" in text
+        assert "2 / 4" in text.replace("<b>", "").replace("</b>", "").replace("**", "") or \
+            "2</b> / 4" in text
+        assert "expected [[1.]], got [[0.5]]" in text
+        assert "gamma multiplies the squared distance" in text
+        assert REG["ex1.q5"].hint in text.replace("&#x27;", "'").replace("&gt;", ">")
+        assert REG["ex1.q6"].title.replace("?", "") in text
+        body = inspect.getsource(REG["ex1.q5"].reference).splitlines()[-1].strip()
+        assert body not in text  # no reference code
+
+
+def test_feedback_escapes_what_came_from_a_submission(tmp_path):
+    evil = _record("failed", 0, 2, 0, 3, "first failure on x=1: raised ValueError: "
+                   "<script>alert(1)</script>")
+    row = _row(str(tmp_path / "<img src=x onerror=alert(1)>.ipynb"), evil, PASS6)
+    page = page_html(row, REG, seed=1)
+    assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page
+    written = write_feedback([row, Submission(file="bad.ipynb", errors=["not a notebook"])],
+                             tmp_path / "fb", seed=1)
+    assert sorted(p.suffix for p in written) == [".html", ".md"]  # the ungraded row: no page
+    assert all(p.parent == tmp_path / "fb" for p in written)
+
+
+# ------------------------------------------------------------------------ class report
+def test_class_report_counts():
+    rows = [_row("a", PASS5, PASS6), _row("b", FAIL5, PART6), _row("c", FAIL5, PASS6),
+            _row("d", STUB, STUB), Submission(file="bad", errors=["not a notebook"])]
+    rep = class_report(rows, REG, assignment=["ex1.q5", "ex1.q6"], seed=7, name="ex1")
+    assert rep["submissions"] == 4 and rep["not_graded"] == 1 and rep["possible"] == 4
+    totals = [4, 1.6667, 2, 0]
+    assert rep["mean"] == pytest.approx(np.mean(totals), abs=1e-3)
+    assert rep["median"] == pytest.approx(np.median(totals), abs=1e-3)
+    assert sum(b["count"] for b in rep["histogram"]) == 4
+    assert [b["count"] for b in rep["histogram"]] == [1, 1, 1, 1]  # 0, 1.67, 2, 4 in [0,1)...[3,4]
+    q5, q6 = rep["questions"]
+    assert q5["passed_share"] == 0.25 and q5["attempted_share"] == 0.75
+    assert q5["mean_points"] == pytest.approx(0.5)
+    assert q5["diagnoses"] == [{"message": "gamma multiplies the squared distance", "count": 2}]
+    assert q5["common_errors"][0]["count"] == 2
+    assert q6["passed_share"] == 0.5
+    assert [r["id"] for r in rep["revisit"]] == ["ex1.q5", "ex1.q6"]
+    assert rep["revisit"][0]["why"] == "gamma multiplies the squared distance"
+    page = report_html(rep)
+    assert "<svg" in page and page.count("<rect") == 4 and "http" not in page.replace(
+        "http://www.w3.org/2000/svg", "")
+    json.dumps(rep)
+
+
+# ------------------------------------------------------------------------ roster
+ROSTER = [Student("4001", "Ada Lovelace", "ada@uni.example"),
+          Student("4002", "Bruno Keller", "bruno@uni.example"),
+          Student("4003", "Zoë O'Neil", "zoe@uni.example"),
+          Student("4004", "Dario Bianchi", "dario@uni.example")]
+
+
+def test_canvas_names_map_to_the_roster():
+    files = ["/s/lovelaceada_4001_900001_ex1.ipynb", "/s/kellerbruno_LATE_4002_900002_ex1.ipynb",
+             "/s/oneilzoe_77_900003_ex1-1.ipynb",  # id unknown: found by the name part
+             "/s/smithalex_5999_909999_ex1.ipynb", "/s/notes.ipynb"]
+    m = match(files, ROSTER, "canvas")
+    assert {Path(f).name: s.id for f, s in m.students.items()} == {
+        "lovelaceada_4001_900001_ex1.ipynb": "4001",
+        "kellerbruno_LATE_4002_900002_ex1.ipynb": "4002",
+        "oneilzoe_77_900003_ex1-1.ipynb": "4003"}
+    assert [Path(f).name for f in m.unmatched] == ["smithalex_5999_909999_ex1.ipynb", "notes.ipynb"]
+    assert [s.id for s in m.missing] == ["4004"]
+
+
+def test_moodle_names_and_folders_map_to_the_roster():
+    files = ["/s/Ada Lovelace_123_assignsubmission_file_ex1.ipynb",
+             "/s/Zoë O'Neil_124_assignsubmission_file_/ex1.ipynb",
+             "/s/Alex Smith_999_assignsubmission_file_ex1.ipynb"]
+    m = match(files, ROSTER, "moodle")
+    assert sorted(s.id for s in m.students.values()) == ["4001", "4003"]
+    assert len(m.unmatched) == 1 and {s.id for s in m.missing} == {"4002", "4004"}
+    custom = match(["/s/hw-4002.ipynb"], ROSTER, r"hw-(?P<id>\d+)\.ipynb")
+    assert [s.id for s in custom.students.values()] == ["4002"]
+    with pytest.raises(ValueError, match="named groups"):
+        match(files, ROSTER, r"(\d+)")
+
+
+def test_read_roster(tmp_path):
+    path = tmp_path / "roster.csv"
+    path.write_text("id,name,email,sis_user_id\n4001,Ada Lovelace,ada@x,S1\n")
+    (s,) = read_roster(path)
+    assert (s.id, s.name, s.email, s.get("sis_user_id")) == ("4001", "Ada Lovelace", "ada@x", "S1")
+    path.write_text("id,name\n1,A\n")
+    with pytest.raises(ValueError, match="missing email"):
+        read_roster(path)
+    path.write_text("id,name,email\n1,A,a\n1,B,b\n")
+    with pytest.raises(ValueError, match="twice"):
+        read_roster(path)
+
+
+# ------------------------------------------------------------------------ LMS formats
+def test_canvas_csv_has_canvas_columns():
+    rows = [_row("/s/lovelaceada_4001_1_ex1.ipynb", PASS5, PART6)]
+    students = {rows[0].file: ROSTER[0]}
+    roster = [Student("4001", "Ada Lovelace", "ada@x", (("sis_user_id", "S1"),
+                                                        ("sis_login_id", "alovelace"),
+                                                        ("section", "A"))), ROSTER[1]]
+    lines = list(csv.reader(io.StringIO(canvas_csv(rows, students, roster, "ex1", "5531"))))
+    assert lines[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "ex1 (5531)"]
+    assert lines[0][:5] == CANVAS_COLUMNS
+    assert lines[1] == ["Ada Lovelace", "4001", "S1", "alovelace", "A", "3.67"]
+    assert lines[2] == ["Bruno Keller", "4002", "", "", "", ""]  # no submission: no grade
+
+
+def test_moodle_csv_identifies_users_by_email_and_carries_feedback():
+    rows = [_row("/s/a.ipynb", PASS5, PART6)]
+    text = moodle_csv(rows, {rows[0].file: ROSTER[0]}, ROSTER, "ex1")
+    lines = list(csv.reader(io.StringIO(text)))
+    assert lines[0] == [*MOODLE_COLUMNS, "ex1", "Feedback"]
+    assert MOODLE_COLUMNS == ["Full name", "Email address", "ID number"]
+    assert lines[1][:4] == ["Ada Lovelace", "ada@uni.example", "4001", "3.67"]
+    assert "ex1.q6" in lines[1][4]
+    assert len(lines) == 2  # students without a submission are left out
+
+
+def test_gradescope_results_follow_the_specification():
+    row = _row("/s/a.ipynb", FAIL5, PART6)
+    data = gradescope_results(row, REG, 3.2)
+    assert data["score"] == pytest.approx(1.6667) and data["execution_time"] == 3
+    assert len(data["tests"]) == 2
+    for test, qid in zip(data["tests"], ["ex1.q5", "ex1.q6"]):
+        assert set(test) == {"name", "score", "max_score", "output", "visibility"}
+        assert test["name"].startswith(qid) and test["visibility"] == "visible"
+        assert test["max_score"] == REG[qid].points
+    assert "gamma multiplies" in data["tests"][0]["output"]
+    json.dumps(data)
+
+
+# ------------------------------------------------------------------------ similarity
+ORIGINAL = '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    """K[i, j] = exp(-gamma ||X[i] - Z[j]||^2)."""
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    x2 = (X ** 2).sum(axis=1)
+    z2 = (Z ** 2).sum(axis=1)
+    sq = x2[:, None] + z2[None, :] - 2 * X @ Z.T
+    return np.exp(-gamma * np.maximum(sq, 0))
+'''
+# renamed variables, the two independent lines swapped, comments changed, other spacing
+COPY = '''# ANSWER ex1.q5
+import numpy
+
+
+def rbf_gram(A, B, g):
+    # my RBF kernel
+    A, B = numpy.asarray(A, float), numpy.asarray(B, float)
+    nb = (B**2).sum(axis=1)          # norms of B
+    na = (A**2).sum(axis=1)
+    d = na[:, None] + nb[None, :] - 2 * A @ B.T
+
+    return numpy.exp(-g * numpy.maximum(d, 0))
+'''
+INDEPENDENT = [
+    '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    K = np.empty((len(X), len(Z)))
+    for i in range(len(X)):
+        for j in range(len(Z)):
+            K[i, j] = np.exp(-gamma * np.sum((X[i] - Z[j]) ** 2))
+    return K
+''',
+    '''# ANSWER ex1.q5
+from scipy.spatial.distance import cdist
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    D = cdist(np.atleast_2d(X), np.atleast_2d(Z), "sqeuclidean")
+    K = np.exp(-gamma * D)
+    return K
+''',
+    '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    X = np.asarray(X, dtype=float)
+    Z = np.asarray(Z, dtype=float)
+    diff = X[:, np.newaxis, :] - Z[np.newaxis, :, :]
+    return np.exp(-gamma * np.einsum("ijk,ijk->ij", diff, diff))
+''',
+]
+STUB_CELL = '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    raise NotImplementedError("K[i, j] = exp(-gamma * ||X[i] - Z[j]||^2)")
+'''
+
+
+def test_planted_copies_are_found_and_independent_answers_are_not():
+    assert similarity(ORIGINAL, COPY) == 1.0
+    one_edit = COPY.replace("numpy.maximum(d, 0)", "abs(d)")
+    assert similarity(ORIGINAL, one_edit) >= THRESHOLD - 0.05
+    answers = {"orig.ipynb": {"ex1.q5": ORIGINAL}, "copy.ipynb": {"ex1.q5": COPY},
+               "stub1.ipynb": {"ex1.q5": STUB_CELL}, "stub2.ipynb": {"ex1.q5": STUB_CELL},
+               "broken.ipynb": {"ex1.q5": "def rbf_gram(:"}}
+    answers.update({f"ind{i}.ipynb": {"ex1.q5": s} for i, s in enumerate(INDEPENDENT)})
+    pairs = similar_pairs(answers)
+    assert [(p["a"], p["b"]) for p in pairs] == [("orig.ipynb", "copy.ipynb")]
+    for a in [ORIGINAL, *INDEPENDENT]:
+        for b in INDEPENDENT:
+            if a is not b:
+                assert similarity(a, b) < THRESHOLD, (a, b)
+    assert similarity(STUB_CELL, STUB_CELL) is None  # stubs are not compared
+
+
+def test_every_independent_answer_is_right():
+    """The independent answers above are real answers: each passes the question."""
+    from kernelcourse.grading.scoring import evaluate
+
+    for source in [ORIGINAL, COPY, *INDEPENDENT]:
+        space: dict = {}
+        exec(compile(source, "<answer>", "exec"), space)
+        assert evaluate(REG["ex1.q5"], space["rbf_gram"], 0).status == "passed"
+
+
+# ------------------------------------------------------------------------ own questions
+@pytest.fixture
+def own_folder(tmp_path, monkeypatch):
+    folder = tmp_path / "course-questions"
+    folder.mkdir()
+    shutil.copy(ROOT / "docs" / "question_template.py", folder / "my1.py")
+    monkeypatch.delenv(registry_module.ENVIRONMENT_VARIABLE, raising=False)
+    yield folder
+    monkeypatch.delenv(registry_module.ENVIRONMENT_VARIABLE, raising=False)
+    registry_module._REGISTRY = None
+
+
+def test_questions_from_a_folder_are_registered_checked_and_hashed(own_folder, capsys):
+    from kernelcourse.grading import check, reset_session
+    from kernelcourse.grading.selftest import check_question
+
+    assert "my1.q1" not in all_questions()
+    registry_module.use_questions_from(own_folder)
+    assert os.environ["KERNELCOURSE_QUESTIONS"] == str(own_folder.resolve())
+    q = all_questions()["my1.q1"]
+    assert check_question(q) == []
+    reset_session()
+    check("my1.q1", q.reference)  # the instructor's reference is the grader's own answer
+    assert "uses the course's reference" in capsys.readouterr().out
+
+    def normalised_gram(K):
+        K = np.asarray(K, float)
+        s = 1 / np.sqrt(np.diag(K))
+        return s[:, None] * K * s[None, :]
+    check("my1.q1", normalised_gram)
+    assert "passed all 3 cases, 2/2 points" in capsys.readouterr().out
+
+    def normalised_gram(K):  # the "no square root" mistake
+        K = np.asarray(K, float)
+        return K / np.outer(np.diag(K), np.diag(K))
+    check("my1.q1", normalised_gram)
+    assert "Likely mistake: divide by sqrt(K_ii K_jj)" in capsys.readouterr().out
+    assert len(question_hash(q)) == 12
+
+
+def test_a_broken_question_file_is_reported_not_fatal(own_folder):
+    (own_folder / "broken.py").write_text("raise RuntimeError('oops')\n")
+    (own_folder / "_private.py").write_text("raise RuntimeError('never imported')\n")
+    registry_module.use_questions_from(own_folder)
+    assert "my1.q1" in all_questions()
+    errors = registry_module.import_errors()
+    assert any("broken.py" in k and "oops" in v for k, v in errors.items())
+    assert not any("_private" in k for k in errors)
+    with pytest.raises(ValueError, match="no folder"):
+        registry_module.use_questions_from(own_folder / "nope")
+
+
+def test_a_question_with_problems_is_told_what_to_fix():
+    import dataclasses
+
+    from kernelcourse.grading.selftest import check_question
+
+    q = REG["ex1.q5"]
+    from kernelcourse.grading import Property
+
+    assert check_question(q) == []
+    wrong_property = dataclasses.replace(q, id="zz.q1", properties=[
+        Property("no entry above 0.9", lambda K, case: np.max(K) <= 0.9, "too large")])
+    assert any("the reference does not pass" in p for p in check_question(wrong_property))
+    same = dataclasses.replace(q, id="zz.q3", reference=q.diagnoses[0].mistake)
+    assert any(f"{q.diagnoses[0].name!r} does not fire" in p for p in check_question(same))
+    fixed_cases = dataclasses.replace(q, id="zz.q2", cases=lambda rng: q.cases(
+        np.random.default_rng(0)))
+    assert any("ignore the seed" in p for p in check_question(fixed_cases))
+
+
+# ------------------------------------------------------------------------ the whole loop
+def _kc(*args, env=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "kernelcourse", *map(str, args)],
+                          capture_output=True, text=True, timeout=600, cwd=cwd,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.slow
+def test_grade_hand_back_export_update_and_gradescope(tmp_path):
+    """A small class: Canvas-named files, a roster missing one student's file and one file
+    of nobody on it (a copy of another's notebook)."""
+    sub = tmp_path / "canvas"
+    sub.mkdir()
+    shutil.copy(FIXTURES / "correct.ipynb", sub / "lovelaceada_4001_900001_ex1.ipynb")
+    shutil.copy(FIXTURES / "mistakes.ipynb", sub / "kellerbruno_LATE_4002_900002_ex1.ipynb")
+    shutil.copy(FIXTURES / "untouched.ipynb", sub / "rossichiara_4003_900003_ex1.ipynb")
+    shutil.copy(FIXTURES / "correct.ipynb", sub / "smithalex_5999_909999_ex1.ipynb")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email,sis_user_id,sis_login_id,section\n"
+                      "4001,Ada Lovelace,ada@uni.example,S1,alovelace,A\n"
+                      "4002,Bruno Keller,bruno@uni.example,S2,bkeller,A\n"
+                      "4003,Chiara Rossi,chiara@uni.example,S3,crossi,A\n"
+                      "4004,Dario Bianchi,dario@uni.example,S4,dbianchi,A\n")
+    out = tmp_path / "out"
+    res = _kc("grade", sub, "--questions", "ex1.q2,ex1.q5,ex1.q6", "--assignment", "ex1",
+              "--output", out, "--seed", "7", "--no-progress", "--jobs", "2",
+              "--feedback", out / "feedback", "--report", "--roster", roster,
+              "--export", "canvas", "--export", "moodle", "--canvas-assignment-id", "77",
+              "--similarity")
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert "no student for the file smithalex_5999_909999_ex1.ipynb" in res.stdout
+    assert "no submission from Dario Bianchi (4004)" in res.stdout
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["canvas-ex1.csv", "feedback", "gradebook-ex1.csv", "gradebook-ex1.json",
+                     "moodle-ex1.csv", "report-ex1.html", "report-ex1.json",
+                     "similarity-ex1.json"]
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == [
+        "4001.html", "4001.md", "4002.html", "4002.md", "4003.html", "4003.md",
+        "smithalex_5999_909999_ex1.html", "smithalex_5999_909999_ex1.md"]
+    assert "Likely mistake" in (out / "feedback" / "4002.md").read_text()
+    canvas = list(csv.reader(open(out / "canvas-ex1.csv", newline="")))
+    assert canvas[0] == [*CANVAS_COLUMNS, "ex1 (77)"]
+    assert [r[1] for r in canvas[1:]] == ["4001", "4002", "4003", "4004"]
+    assert canvas[1][5] == "5" and canvas[3][5] == "0" and canvas[4][5] == ""
+    moodle = list(csv.reader(open(out / "moodle-ex1.csv", newline="")))
+    assert moodle[0][:3] == MOODLE_COLUMNS and [r[1] for r in moodle[1:]] == [
+        "ada@uni.example", "bruno@uni.example", "chiara@uni.example"]
+    pairs = json.loads((out / "similarity-ex1.json").read_text())["pairs"]
+    assert {(p["a"], p["b"]) for p in pairs} == {
+        ("lovelaceada_4001_900001_ex1.ipynb", "smithalex_5999_909999_ex1.ipynb")}
+    report = json.loads((out / "report-ex1.json").read_text())
+    assert report["submissions"] == 4 and sum(b["count"] for b in report["histogram"]) == 4
+    book = json.loads((out / "gradebook-ex1.json").read_text())
+    for row in book["submissions"]:
+        assert row["seed"] == 7 and row["version"] and row["graded_at"]
+        assert set(row["question_hashes"]) == {"ex1.q2", "ex1.q5", "ex1.q6"}
+
+    # a resubmission: Bruno's q5 fixed, only q5 regraded into the gradebook
+    bruno = sub / "kellerbruno_LATE_4002_900002_ex1.ipynb"
+    nb = json.loads(bruno.read_text())
+    right = {c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+             for c in json.loads((FIXTURES / "correct.ipynb").read_text())["cells"]}
+    q5 = next(s for s in right if s.startswith("# ANSWER ex1.q5"))
+    for cell in nb["cells"]:
+        src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+        if src.startswith("# ANSWER ex1.q5"):
+            cell["source"] = q5
+    bruno.write_text(json.dumps(nb))
+    old = next(r for r in book["submissions"] if "kellerbruno" in r["file"])
+    res = _kc("grade", bruno, "--questions", "ex1.q5", "--assignment", "ex1", "--update",
+              "--output", out, "--seed", "7", "--no-progress")
+    assert res.returncode == 0, res.stderr[-3000:]
+    book2 = json.loads((out / "gradebook-ex1.json").read_text())
+    assert len(book2["submissions"]) == 4
+    new = next(r for r in book2["submissions"] if "kellerbruno" in r["file"])
+    assert new["points"]["ex1.q5"] == 2 and old["points"]["ex1.q5"] == 0
+    assert new["points"]["ex1.q2"] == old["points"]["ex1.q2"]
+    assert new["regraded"] == ["ex1.q5"]
+    (record,) = read_history(out / "history-ex1.jsonl")
+    assert record["row"]["points"] == old["points"]
+
+    # Gradescope: build the zip, unpack it as Gradescope does, run run_autograder
+    zip_path = tmp_path / "autograder.zip"
+    res = _kc("gradescope", "build", "--questions", "ex1.q2,ex1.q5,ex1.q6", "--seed", "7",
+              "--output", zip_path)
+    assert res.returncode == 0, res.stderr
+    with zipfile.ZipFile(zip_path) as z:
+        names = z.namelist()
+        assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root
+        assert z.getinfo("run_autograder").external_attr >> 16 & 0o111
+        assert "package/kernelcourse/grading/grader.py" in names
+    from kernelcourse.grading.exports import unpack_for_test
+
+    root = unpack_for_test(zip_path, tmp_path / "autograder")
+    shutil.copy(FIXTURES / "mistakes.ipynb", root / "submission" / "ex1.ipynb")
+    run = subprocess.run([str(root / "run_autograder")], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "KERNELCOURSE_AUTOGRADER_ROOT": str(root),
+                                           "KERNELCOURSE_PYTHON": sys.executable})
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert [t["name"].split()[0] for t in results["tests"]] == ["ex1.q2", "ex1.q5", "ex1.q6"]
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+    assert results["score"] == pytest.approx(old["total"])  # the same grader, the same seed
+    for t in results["tests"]:
+        assert set(t) == {"name", "score", "max_score", "output", "visibility"}
+
+
+@pytest.mark.slow
+def test_an_answer_cannot_read_or_call_the_instructors_reference(tmp_path):
+    """The sealed worker sees the questions folder read-only, but an answer may neither read
+    its files nor call its reference (which counts as the grader's own answer)."""
+    import nbformat
+
+    folder = tmp_path / "course-questions"
+    folder.mkdir()
+    shutil.copy(ROOT / "docs" / "question_template.py", folder / "my1.py")
+    honest = ("import numpy as np\n\n\ndef normalised_gram(K):\n    K = np.asarray(K, float)\n"
+              "    s = 1 / np.sqrt(np.diag(K))\n    return s[:, None] * K * s[None, :]\n")
+    reads = ("import os\nsource = open(os.path.join(os.environ['KERNELCOURSE_QUESTIONS'], "
+             "'my1.py')).read()\nspace = {}\nexec(source, space)\n"
+             "normalised_gram = space['normalised_gram']\n")
+    imports = ("import sys\nnormalised_gram = next(m.normalised_gram for n, m in "
+               "list(sys.modules.items()) if n.startswith('kernelcourse.grading.questions.ext_'))\n")
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    for name, body in (("honest", honest), ("reads", reads), ("imports", imports)):
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell("# ANSWER my1.q1\n" + body)]
+        nbformat.write(nb, sub / f"{name}.ipynb")
+    out = tmp_path / "out"
+    res = _kc("grade", sub, "--questions-from", folder, "--questions", "my1", "--output", out,
+              "--no-progress", "--jobs", "2", "--seed", "1")
+    assert res.returncode == 0, res.stderr[-3000:]
+    rows = {Path(r["file"]).stem: r for r in
+            json.loads((out / "gradebook.json").read_text())["submissions"]}
+    assert rows["honest"]["total"] == 2
+    assert rows["reads"]["total"] == 0
+    assert "not allowed" in rows["reads"]["details"]["my1.q1"]
+    assert rows["imports"]["total"] == 0
+    assert "reference" in rows["imports"]["details"]["my1.q1"]
+
+
+def test_update_needs_an_existing_gradebook(tmp_path):
+    from kernelcourse.grading.grader import grade_paths
+
+    with pytest.raises(ValueError, match="no gradebook .*gradebook-ex9.json to update"):
+        grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
+                    sandbox=None, progress=False)
+    assert list(tmp_path.iterdir()) == []
