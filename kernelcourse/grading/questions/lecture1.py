@@ -689,6 +689,7 @@ def _detect_saturated(X, case):
 Q9 = Question(
     id="ex1.q9", title="points where the sigmoid is not a kernel", function="sigmoid_witness",
     points=2, reference=_sigmoid_witness, cases=_cases_sigmoid, compare_reference=False,
+    forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness"),
     properties=[Property("not PSD", _not_psd, "the answer must be points X of shape (n, d), "
                          "1 <= n <= 50, whose Gram matrix tanh(a X X^T + c) has a negative "
                          "eigenvalue")],
@@ -724,6 +725,7 @@ def _cases_memory(rng):
 Q10 = Question(
     id="ex1.q10", title="how much memory one phi(x) takes", function="phi_gigabytes", points=1,
     reference=_gigabytes, cases=_cases_memory, rtol=1e-2, atol=0.0,
+    forbidden=("kernelcourse.features.feature_dim_all_subsets",),
     diagnoses=[
         Diagnosis("one byte per feature", "a float64 number takes 8 bytes, not 1",
                   lambda d: 2.0 ** d / 1e9),
@@ -766,6 +768,7 @@ def _expansion(cross, square=True):
 Q11 = Question(
     id="ex1.q11", title="fix the fast squared distances", function="squared_distances",
     points=2, reference=_squared_distances, cases=_cases_sqdist, atol=1e-9,
+    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram"),
     diagnoses=[
         Diagnosis("bug kept", "the cross term: ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x.z; the given "
                   "code subtracts x.z only once", _expansion(-1.0)),
