@@ -29,7 +29,7 @@ import numpy as np
 from ...features import all_subsets_map, feature_dim_all_subsets
 from ...gradient_descent import kernel_gd_step, kernel_gradient_descent
 from ...kernels import RBF, AllSubsets, is_psd
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, inputs_unchanged, modified_input
 
 
 # --------------------------------------------------------------------- helpers
@@ -93,7 +93,7 @@ CP1 = Question(
         Diagnosis("polynomial", "you computed (1 + x.z)^d, the polynomial kernel; the all-subsets "
                   "kernel is the product over k of (1 + x_k z_k)", _mistake_poly),
     ],
-    kind="derive", section="1.3",
+    kind="formula", section="1.3",  # the lecture's checkpoint text prints K_ij
     hints=("expand the product over the coordinates: every subset A of {1..d} appears once, as "
            "phi_A(x) phi_A(z); so the kernel is a product of d simple factors, one per coordinate",
            "start from a matrix of ones of shape (n_X, n_Z) and, for each coordinate k, multiply "
@@ -125,6 +125,11 @@ def _mistake_step_residual(K, y, alpha, step):
     return alpha - step * 2 * (alpha - y)
 
 
+def _mistake_step_in_place(K, y, alpha, step):
+    alpha -= step * 2 * (K @ alpha - y)
+    return alpha
+
+
 CP2 = Question(
     id="l1.cp2", title="one step of kernelised gradient descent", function="kernel_gd_step",
     forbidden=(
@@ -140,8 +145,12 @@ CP2 = Question(
                   "gamma_i = 2 (sum_j alpha_j K_ij - y_i)", _mistake_step_no_two),
         Diagnosis("no K", "the prediction on x_i is sum_j alpha_j K_ij (K @ alpha), not alpha_i",
                   _mistake_step_residual),
+        Diagnosis("in place", "you changed the caller's alpha in place; return a new array and "
+                  "leave alpha as it was", _mistake_step_in_place,
+                  behaviour=modified_input("alpha")),
     ],
-    kind="derive", section="1.4",
+    kind="formula", section="1.4",  # the lecture's checkpoint text prints the step
+    constraints=[inputs_unchanged("alpha")],
     hints=("differentiate the squared loss with respect to w = sum_j alpha_j phi(x_j): the "
            "gradient is a combination of the phi(x_i), so the step is a step on alpha",
            "the coefficient of phi(x_i) in the gradient is twice the residual of example i, and "

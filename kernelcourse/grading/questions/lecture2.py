@@ -75,7 +75,7 @@ CP1 = Question(
                   "with the number of draws",
                   lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
     ],
-    kind="derive", section="2.8",
+    kind="formula", section="2.8",  # the lecture's checkpoint text prints the term
     hints=("one draw (w_k, b_k) gives one unbiased estimate of K(x, y): which product of two "
            "cosines has the kernel as its mean?",
            "w @ x gives one phase per draw (one per row of w); form the single-draw estimates "
