@@ -29,7 +29,8 @@ import numpy as np
 from ...features import all_subsets_map, feature_dim_all_subsets
 from ...gradient_descent import kernel_gd_step, kernel_gradient_descent
 from ...kernels import RBF, AllSubsets, is_psd
-from ..core import Case, Diagnosis, Property, Question, inputs_unchanged, modified_input
+from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+                    modified_input)
 
 
 # --------------------------------------------------------------------- helpers
@@ -607,12 +608,6 @@ LAPLACE_OPTIONS = {
 
 def _cases_choice(rng):
     return [Case((), label="the options a, b, c, d")]
-
-
-def choice_diagnoses(messages: dict) -> list:
-    """One diagnosis per wrong option: the answer that picks it, and the misconception."""
-    return [Diagnosis(f"option {letter}", message, (lambda letter=letter: lambda: letter)())
-            for letter, message in messages.items()]
 
 
 Q8 = Question(

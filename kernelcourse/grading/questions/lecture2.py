@@ -26,7 +26,8 @@ import numpy as np
 from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
 from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
-from ..core import Case, Diagnosis, Property, Question, inputs_unchanged, modified_input
+from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+                    modified_input)
 
 
 def _points(rng, n, d, scale=1.0):
@@ -552,15 +553,14 @@ Q9 = Question(
     id="ex2.q9", title="Bochner: which frequencies give the RBF kernel?",
     function="rbf_frequencies", points=2, reference=lambda: "b",
     cases=lambda rng: [Case((), label="the options a, b, c, d")],
-    diagnoses=[Diagnosis(f"option {letter}", message, (lambda letter=letter: lambda: letter)())
-               for letter, message in {
+    diagnoses=choice_diagnoses({
         "a": "with variance gamma the features average exp(-gamma ||x - y||^2 / 2): the "
              "Fourier transform of exp(-gamma ||delta||^2) has variance 2 gamma",
         "c": "1 / (2 gamma) is the variance of the kernel itself read as a Gaussian bump; its "
              "Fourier transform is the inverse width: a narrow kernel needs wide frequencies",
         "d": "Bochner's theorem draws w from the kernel's spectral density, here a Gaussian; "
              "frequencies of one fixed length give a different (oscillating) kernel",
-    }.items()],
+    }),
     kind="choice", section="2.11",
     hints=("Bochner: K(x - y) = E[cos(w . (x - y))] for w drawn from the kernel's spectral "
            "density, its Fourier transform; a Gaussian's transform is a Gaussian",
