@@ -137,7 +137,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_features(X):
             return np.zeros((1, 1))
-        """), 12, {"ex1.q1": "0/3 points"})
+        """), FULL - 3, {"ex1.q1": "0/3 points"})
     forged = json.dumps({"id": 0, "outcomes": [{"kind": "value", "value": 1}] * 4,
                          "uses": []})
     a["forge_fd1"] = (notebook(q2=f"""
@@ -152,7 +152,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return -1
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["forge_proc_fds"] = (notebook(q2=f"""
         import os
         for pid in [os.getppid(), 1, 2, 3]:
@@ -165,7 +165,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return -1
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["proc_fd_listing"] = (notebook(q2=q2_only_if_it_fails(
         "open(f'/proc/{os.getppid()}/fd/0', 'rb').read(1)")), FULL, {"ex1.q2": full})
     a["proc_mem"] = (notebook(q2=q2_only_if_it_fails(
@@ -275,11 +275,11 @@ def attacks(paths: dict) -> dict:
             for _ in range(990):
                 x = [x]
             return x
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["ansi_and_rows"] = (notebook(q2="""
         def all_subsets_dim(d):
             raise ValueError("\\x1b[2J\\x1b[31mRED\\r\\nfake.ipynb,15,15,15\\n\\u202eevil\\x00")
-        """), 14, {"ex1.q2": "\\x1b[2J"})
+        """), FULL - 1, {"ex1.q2": "\\x1b[2J"})
     a["ansi_in_cell"] = (notebook(q7="""
         raise RuntimeError("\\x1b]0;title\\x07\\nforged.ipynb,2,2\\r")
         """), FULL - 2, {"ex1.q7": "\\x1b]0;title\\x07"})
@@ -297,7 +297,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return Liar()
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["lying_float_subclass"] = (notebook(q2="""
         class F(float):
             def __eq__(self, other):
@@ -308,7 +308,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return F(-1.0)
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["lying_ndarray_subclass"] = (notebook(q1="""
         import numpy as np
 
@@ -322,7 +322,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_features(X):
             return np.zeros((len(X), 3)).view(A)
-        """), 12, {"ex1.q1": "0/3 points"})
+        """), FULL - 3, {"ex1.q1": "0/3 points"})
     a["lying_array_protocol"] = (notebook(q7="""
         import numpy as np
 
@@ -402,7 +402,7 @@ def attacks(paths: dict) -> dict:
             """,
     }
     for name, body in ways.items():
-        a[name] = (notebook(q1=q1_shortcut(body)), 12, {"ex1.q1": "0/3 points"})
+        a[name] = (notebook(q1=q1_shortcut(body)), FULL - 3, {"ex1.q1": "0/3 points"})
     a["ref_from_import"][2]["ex1.q1"] = shortcut + " kernelcourse.features.all_subsets_map"
     a["ref_rbf_kernel"] = (notebook(q5="""
         import numpy as np

@@ -277,3 +277,26 @@ def test_check_in_a_real_jupyter_kernel():
     assert "Likely mistake" in text[6] and "Hint 1 of" not in text[6]
     assert "Hint 1 of" in text[7]
     assert text[8].startswith("Hint 2 of")
+
+
+# --------------------------------------------------------------------- diagnoses named right
+def test_the_misnamed_diagnoses_of_issue_19_name_the_real_mistake():
+    import itertools
+
+    # ex1.q1: a map without the product of all coordinates is not "the empty subset is missing"
+    def no_full_product(X):
+        X = np.asarray(X, float)
+        d = X.shape[1]
+        cols = [np.prod(X[:, list(s)], axis=1) for k in range(d) for s in
+                itertools.combinations(range(d), k)]
+        return np.column_stack(cols)
+    result = evaluate(get_question("ex1.q1"), no_full_product, 0)
+    assert result.diagnosis is not None and result.diagnosis.name == "no full product"
+    # ex1.q7: any wrong vector is not "the eigenvector of the largest eigenvalue"
+    result = evaluate(get_question("ex1.q7"), lambda K: np.ones(len(K)), 0)
+    assert result.status == "failed" and (result.diagnosis is None
+                                          or result.diagnosis.name != "largest"), result.line()
+    # ex1.q6: a determinant test is named as such, not "symmetry only"
+    result = evaluate(get_question("ex1.q6"),
+                      lambda K: bool(np.allclose(K, K.T) and np.linalg.det(K) >= 0), 0)
+    assert result.diagnosis is not None and result.diagnosis.name == "determinant"
