@@ -249,3 +249,11 @@ def test_the_diagnosis_is_never_cut(qid):
         assert line.endswith(f"Likely mistake: {d.message}")
         assert len(line) <= max(LINE_LIMIT, len(d.message) + 200)
         assert clean_text(line, 2 * LINE_LIMIT) == line
+
+
+@pytest.mark.parametrize("lecture", ["1", "2"])
+def test_at_most_a_third_of_a_lectures_questions_print_their_formula(lecture):
+    """Exercise set exN and the lecture's checkpoints lN together."""
+    questions = [q for q in QUESTIONS.values() if q.set_name in (f"ex{lecture}", f"l{lecture}")]
+    printed = [q.id for q in questions if formula_printed(q)]
+    assert questions and 3 * len(printed) <= len(questions), printed

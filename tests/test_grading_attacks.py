@@ -1,5 +1,5 @@
 """Attacks on the sealed grader (`kernelcourse grade`): each a submission built here from the
-solved exercise set 1 (15/15) with one answer cell replaced by the attack, graded through the
+solved exercise set 1 (22/22) with one answer cell replaced by the attack, graded through the
 real command in the real sandbox. Each attack scores exactly what its honest answers earn, and
 nothing outside the sandbox changes: not the other submissions, not the grading user's home, not
 /tmp, not the package, not the gradebook once the command has returned."""
@@ -23,7 +23,8 @@ PACKAGE = ROOT / "kernelcourse"
 TOKEN = f"kcattack{os.getpid()}"
 SECRET = f"SECRET-{os.getpid()}-do-not-leak"
 POINTS = {"ex1.q1": 3, "ex1.q2": 1, "ex1.q3": 2, "ex1.q4": 3, "ex1.q5": 2, "ex1.q6": 2,
-          "ex1.q7": 2}
+          "ex1.q7": 2, "ex1.q8": 2, "ex1.q9": 2, "ex1.q10": 1, "ex1.q11": 2}
+FULL = sum(POINTS.values())  # 22
 
 
 def _answers() -> dict[str, str]:
@@ -89,38 +90,38 @@ def attacks(paths: dict) -> dict:
                          ("write_gradebook_dir", f"{out}/{TOKEN}"),
                          ("write_submissions", f"{paths['sub']}/{TOKEN}.ipynb")):
         a[name] = (notebook(q2=q2_only_if_it_fails(f"open({target!r}, 'w').write('pwned')")),
-                   15, {"ex1.q2": full})
+                   FULL, {"ex1.q2": full})
     a["write_tmp"] = (notebook(q2=prefixed("ex1.q2", f"""
         try:
             open({tmp_mark!r}, "w").write("only in the sandbox's own /tmp")
         except OSError:
             pass
-        """)), 15, {"ex1.q2": full})
+        """)), FULL, {"ex1.q2": full})
     a["append_package_source"] = (notebook(q2=q2_only_if_it_fails(
-        f"open({init!r}, 'a').write('\\nPWNED = 1\\n')")), 15, {"ex1.q2": full})
+        f"open({init!r}, 'a').write('\\nPWNED = 1\\n')")), FULL, {"ex1.q2": full})
     a["pth_file"] = (notebook(q2=q2_only_if_it_fails(
         "import sysconfig\n"
         f"open(sysconfig.get_paths()['purelib'] + '/{TOKEN}.pth', 'w')"
-        ".write('import os; os.system(\"touch /tmp/pth\")\\n')")), 15, {"ex1.q2": full})
+        ".write('import os; os.system(\"touch /tmp/pth\")\\n')")), FULL, {"ex1.q2": full})
     a["chmod_package"] = (notebook(q2=q2_only_if_it_fails(f"os.chmod({init!r}, 0o777)")),
-                          15, {"ex1.q2": full})
+                          FULL, {"ex1.q2": full})
 
     # --- reading another submission and the host
-    a["read_other"] = (notebook(q2=q2_only_if_it_fails(f"open({other!r}).read()")), 15,
+    a["read_other"] = (notebook(q2=q2_only_if_it_fails(f"open({other!r}).read()")), FULL,
                        {"ex1.q2": full})
     a["list_submissions"] = (notebook(q2=q2_only_if_it_fails(
-        f"assert os.listdir({paths['sub']!r})")), 15, {"ex1.q2": full})
+        f"assert os.listdir({paths['sub']!r})")), FULL, {"ex1.q2": full})
     real = sorted(p for p in Path.home().iterdir() if p.is_file())[:1] or [Path.home() / ".x"]
     a["read_real_home"] = (notebook(q2=q2_only_if_it_fails(
-        f"open({str(real[0])!r}).read()")), 15, {"ex1.q2": full})
+        f"open({str(real[0])!r}).read()")), FULL, {"ex1.q2": full})
     a["glob_for_secret"] = (notebook(q2=q2_only_if_it_fails(
         "hits = [p for p in glob.glob('/*/*/*.ipynb') + glob.glob('/tmp/*/*.ipynb')]\n"
-        "assert hits")), 15, {"ex1.q2": full})
+        "assert hits")), FULL, {"ex1.q2": full})
 
     # --- the network
     a["socket_localhost"] = (notebook(q2=q2_only_if_it_fails(
         f"socket.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'{TOKEN}')")),
-        15, {"ex1.q2": full})
+        FULL, {"ex1.q2": full})
 
     # --- the grader's modules and the reply channel
     a["replace_sys_modules"] = (notebook(q1="""
@@ -136,7 +137,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_features(X):
             return np.zeros((1, 1))
-        """), 12, {"ex1.q1": "0/3 points"})
+        """), FULL - 3, {"ex1.q1": "0/3 points"})
     forged = json.dumps({"id": 0, "outcomes": [{"kind": "value", "value": 1}] * 4,
                          "uses": []})
     a["forge_fd1"] = (notebook(q2=f"""
@@ -151,7 +152,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return -1
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["forge_proc_fds"] = (notebook(q2=f"""
         import os
         for pid in [os.getppid(), 1, 2, 3]:
@@ -164,23 +165,23 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return -1
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["proc_fd_listing"] = (notebook(q2=q2_only_if_it_fails(
-        "open(f'/proc/{os.getppid()}/fd/0', 'rb').read(1)")), 15, {"ex1.q2": full})
+        "open(f'/proc/{os.getppid()}/fd/0', 'rb').read(1)")), FULL, {"ex1.q2": full})
     a["proc_mem"] = (notebook(q2=q2_only_if_it_fails(
-        "f = open(f'/proc/{os.getppid()}/mem', 'rb')\nf.seek(0x400000)\nf.read(16)")), 15,
+        "f = open(f'/proc/{os.getppid()}/mem', 'rb')\nf.seek(0x400000)\nf.read(16)")), FULL,
         {"ex1.q2": full})
     a["proc_environ"] = (notebook(q2=q2_only_if_it_fails(
-        "open(f'/proc/{os.getppid()}/environ', 'rb').read()")), 15, {"ex1.q2": full})
+        "open(f'/proc/{os.getppid()}/environ', 'rb').read()")), FULL, {"ex1.q2": full})
     a["ptrace_ctypes"] = (notebook(q2=q2_only_if_it_fails(
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
-        "assert libc.ptrace(16, os.getppid(), 0, 0) == 0")), 15, {"ex1.q2": full})
+        "assert libc.ptrace(16, os.getppid(), 0, 0) == 0")), FULL, {"ex1.q2": full})
     a["exec_shell"] = (notebook(q2=q2_only_if_it_fails(
-        "import subprocess\nsubprocess.run(['/bin/true'], check=True)")), 15, {"ex1.q2": full})
+        "import subprocess\nsubprocess.run(['/bin/true'], check=True)")), FULL, {"ex1.q2": full})
     a["os_execv_raw"] = (notebook(q2=q2_only_if_it_fails(
         "import posix\nif os.fork() == 0:\n    try:\n        posix.execv('/bin/true', ['true'])\n"
         "    finally:\n        os._exit(3)\n"
-        "pid, status = os.wait()\nassert status == 0")), 15, {"ex1.q2": full})
+        "pid, status = os.wait()\nassert status == 0")), FULL, {"ex1.q2": full})
 
     # --- processes that outlive their answer
     a["late_writer"] = (notebook(q1=prefixed("ex1.q1", """
@@ -198,7 +199,7 @@ def attacks(paths: dict) -> dict:
         def all_subsets_dim(d):
             time.sleep(1.2)
             return -1 if os.path.exists({late!r}) else 2 ** d
-        """), 15, {"ex1.q2": full})
+        """), FULL, {"ex1.q2": full})
     a["fork_keeps_running"] = (notebook(q3=prefixed("ex1.q3", """
         import os
         import numpy as np
@@ -207,7 +208,7 @@ def attacks(paths: dict) -> dict:
             os.closerange(0, 4096)
             while True:
                 pass
-        """)), 15, {"ex1.q3": "passed all"})
+        """)), FULL, {"ex1.q3": "passed all"})
     # a stray process that keeps every inherited descriptor (the reply pipe too) open: the
     # answer's own process has replied and exited, so the answer counts, without waiting
     a["fork_holds_the_reply_pipe"] = (notebook(q3=prefixed("ex1.q3", """
@@ -216,7 +217,7 @@ def attacks(paths: dict) -> dict:
         if os.fork() == 0:
             time.sleep(60)
             os._exit(0)
-        """)), 15, {"ex1.q3": "passed all"})
+        """)), FULL, {"ex1.q3": "passed all"})
     a["signals_the_next"] = (notebook(q3=prefixed("ex1.q3", """
         import os, signal, time
         import numpy as np
@@ -233,7 +234,7 @@ def attacks(paths: dict) -> dict:
                             pass
                 time.sleep(0.01)
             os._exit(0)
-        """)), 15, {"ex1.q4": "passed all", "ex1.q5": "passed all"})
+        """)), FULL, {"ex1.q4": "passed all", "ex1.q5": "passed all"})
     a["detached_gradebook_rewriter"] = (notebook(q4=prefixed("ex1.q4", f"""
         import os, time
         import numpy as np
@@ -248,7 +249,7 @@ def attacks(paths: dict) -> dict:
                     except OSError:
                         pass
             os._exit(0)
-        """)), 15, {"ex1.q4": "passed all"})
+        """)), FULL, {"ex1.q4": "passed all"})
     a["fork_bomb_memory"] = (notebook(q6=prefixed("ex1.q6", """
         import os
         import numpy as np
@@ -265,7 +266,7 @@ def attacks(paths: dict) -> dict:
             children.append(pid)
         for pid in children:
             os.waitpid(pid, 0)
-        """)), 13, {"ex1.q6": "0/2 points"})
+        """)), FULL - 2, {"ex1.q6": "0/2 points"})
 
     # --- replies that try the parent
     a["deep_reply"] = (notebook(q2="""
@@ -274,14 +275,14 @@ def attacks(paths: dict) -> dict:
             for _ in range(990):
                 x = [x]
             return x
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["ansi_and_rows"] = (notebook(q2="""
         def all_subsets_dim(d):
             raise ValueError("\\x1b[2J\\x1b[31mRED\\r\\nfake.ipynb,15,15,15\\n\\u202eevil\\x00")
-        """), 14, {"ex1.q2": "\\x1b[2J"})
+        """), FULL - 1, {"ex1.q2": "\\x1b[2J"})
     a["ansi_in_cell"] = (notebook(q7="""
         raise RuntimeError("\\x1b]0;title\\x07\\nforged.ipynb,2,2\\r")
-        """), 13, {"ex1.q7": "\\x1b]0;title\\x07"})
+        """), FULL - 2, {"ex1.q7": "\\x1b]0;title\\x07"})
     a["lying_eq_object"] = (notebook(q2="""
         class Liar:
             def __eq__(self, other):
@@ -296,7 +297,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return Liar()
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["lying_float_subclass"] = (notebook(q2="""
         class F(float):
             def __eq__(self, other):
@@ -307,7 +308,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_dim(d):
             return F(-1.0)
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["lying_ndarray_subclass"] = (notebook(q1="""
         import numpy as np
 
@@ -321,7 +322,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_features(X):
             return np.zeros((len(X), 3)).view(A)
-        """), 12, {"ex1.q1": "0/3 points"})
+        """), FULL - 3, {"ex1.q1": "0/3 points"})
     a["lying_array_protocol"] = (notebook(q7="""
         import numpy as np
 
@@ -337,7 +338,7 @@ def attacks(paths: dict) -> dict:
 
         def negative_direction(K):
             return Witness()
-        """), 13, {"ex1.q7": "0/2 points"})
+        """), FULL - 2, {"ex1.q7": "0/2 points"})
     a["bool_subclass"] = (notebook(q6="""
         import numpy as np
 
@@ -350,7 +351,7 @@ def attacks(paths: dict) -> dict:
 
         def is_kernel_matrix(K):
             return Yes(7)
-        """), 13, {"ex1.q6": "0/2 points"})
+        """), FULL - 2, {"ex1.q6": "0/2 points"})
 
     # --- the reference shortcut, every way
     shortcut = "uses the course's reference implementation of"
@@ -401,7 +402,7 @@ def attacks(paths: dict) -> dict:
             """,
     }
     for name, body in ways.items():
-        a[name] = (notebook(q1=q1_shortcut(body)), 12, {"ex1.q1": "0/3 points"})
+        a[name] = (notebook(q1=q1_shortcut(body)), FULL - 3, {"ex1.q1": "0/3 points"})
     a["ref_from_import"][2]["ex1.q1"] = shortcut + " kernelcourse.features.all_subsets_map"
     a["ref_rbf_kernel"] = (notebook(q5="""
         import numpy as np
@@ -409,7 +410,7 @@ def attacks(paths: dict) -> dict:
 
         def rbf_gram(X, Z, gamma):
             return RBF(gamma=gamma)(np.asarray(X, float), np.asarray(Z, float))
-        """), 13, {"ex1.q5": shortcut})
+        """), FULL - 2, {"ex1.q5": shortcut})
 
     # --- false alarms: allowed helpers, a name of one's own
     a["allowed_datasets_helper"] = (notebook(q5="""
@@ -420,7 +421,7 @@ def attacks(paths: dict) -> dict:
         def rbf_gram(X, Z, gamma):
             X, Z = as_2d(np.asarray(X, float)), datasets.as_2d(np.asarray(Z, float))
             return np.exp(-gamma * ((X[:, None, :] - Z[None, :, :]) ** 2).sum(axis=-1))
-        """), 15, {"ex1.q5": "passed all"})
+        """), FULL, {"ex1.q5": "passed all"})
     a["own_function_same_name"] = (notebook(q1="""
         import itertools
         import numpy as np
@@ -432,7 +433,7 @@ def attacks(paths: dict) -> dict:
 
         def all_subsets_features(X):
             return all_subsets_map(np.asarray(X, dtype=float))
-        """), 15, {"ex1.q1": "passed all"})
+        """), FULL, {"ex1.q1": "passed all"})
     return a
 
 
@@ -562,7 +563,7 @@ def test_the_run_finishes(run):
 def test_each_attack_scores_exactly_its_honest_answers(run, name):
     _, total, details = run["table"][name]
     row = run["rows"][f"{name}.ipynb"]
-    assert row["possible"] == 15
+    assert row["possible"] == FULL
     if total is not None:
         assert row["total"] == pytest.approx(total), row["details"]
     for q, text in details.items():
@@ -593,7 +594,7 @@ def test_no_secret_of_another_submission_shows(run):
     text = run["written"]["gradebook.json"].decode() + run["written"]["gradebook.csv"].decode()
     text += run["result"].stdout + run["result"].stderr
     assert SECRET not in text
-    assert run["rows"]["secret_holder.ipynb"]["total"] == 15
+    assert run["rows"]["secret_holder.ipynb"]["total"] == FULL
 
 
 def test_files_that_are_not_notebooks_are_refused(run):
@@ -662,9 +663,9 @@ def small_runs(tmp_path_factory):
 def test_answering_five_sets_earns_one_set(small_runs):
     book = json.loads((small_runs["2"] / "gradebook.json").read_text())
     assert book["assignment"] == ["ex1"]
-    assert all(s["possible"] == 15 for s in book["submissions"])
+    assert all(s["possible"] == FULL for s in book["submissions"])
     five = next(s for s in book["submissions"] if s["file"].endswith("five_sets.ipynb"))
-    assert five["total"] == 15
+    assert five["total"] == FULL
     assert any(e.startswith("answer cells outside the assignment") for e in five["errors"])
 
 

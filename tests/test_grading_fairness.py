@@ -252,3 +252,51 @@ def test_a_failed_first_run_of_the_answer_cell_is_named():
     text = _run(shell, 'check("ex1.q1")')
     assert "your answer cell failed (SyntaxError on line 2" in text
     assert "all_subsets_features is not defined" in text
+
+
+@pytest.mark.slow
+def test_check_in_a_real_jupyter_kernel():
+    """The same order mistakes in a real kernel (nbclient), where the answer cell's failure is
+    seen by the post_run_cell hook."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    cells = ["from kernelcourse.grading import check, hint",
+             'check("ex1.q2")',
+             "# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    raise NotImplementedError('x')",
+             "# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    return 2 **",
+             'check("ex1.q2")',
+             "# ANSWER ex1.q2\ndef all_subsets_dim(d):\n    return d ** 2",
+             'check("ex1.q2")', 'check("ex1.q2")', 'hint("ex1.q2")']
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nbclient.NotebookClient(nb, timeout=60, allow_errors=True, kernel_name="python3").execute()
+    text = ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells]
+    assert "run the answer cell above first" in text[1]
+    assert nb.cells[3].outputs[0]["ename"] == "SyntaxError"
+    assert "not attempted" in text[4] and "SyntaxError on line 3" in text[4]
+    assert "still the stub" in text[4]
+    assert "Likely mistake" in text[6] and "Hint 1 of" not in text[6]
+    assert "Hint 1 of" in text[7]
+    assert text[8].startswith("Hint 2 of")
+
+
+# --------------------------------------------------------------------- diagnoses named right
+def test_the_misnamed_diagnoses_of_issue_19_name_the_real_mistake():
+    import itertools
+
+    # ex1.q1: a map without the product of all coordinates is not "the empty subset is missing"
+    def no_full_product(X):
+        X = np.asarray(X, float)
+        d = X.shape[1]
+        cols = [np.prod(X[:, list(s)], axis=1) for k in range(d) for s in
+                itertools.combinations(range(d), k)]
+        return np.column_stack(cols)
+    result = evaluate(get_question("ex1.q1"), no_full_product, 0)
+    assert result.diagnosis is not None and result.diagnosis.name == "no full product"
+    # ex1.q7: any wrong vector is not "the eigenvector of the largest eigenvalue"
+    result = evaluate(get_question("ex1.q7"), lambda K: np.ones(len(K)), 0)
+    assert result.status == "failed" and (result.diagnosis is None
+                                          or result.diagnosis.name != "largest"), result.line()
+    # ex1.q6: a determinant test is named as such, not "symmetry only"
+    result = evaluate(get_question("ex1.q6"),
+                      lambda K: bool(np.allclose(K, K.T) and np.linalg.det(K) >= 0), 0)
+    assert result.diagnosis is not None and result.diagnosis.name == "determinant"

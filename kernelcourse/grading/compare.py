@@ -29,7 +29,9 @@ def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tu
     """
     if expected is None or isinstance(expected, str):
         ok = actual == expected if isinstance(actual, type(expected)) else False
-        return ok, "" if ok else f"expected {format_value(expected)}"
+        if ok or isinstance(actual, type(expected)):
+            return ok, ""
+        return False, f"expected a {type(expected).__name__}, got a {type(actual).__name__}"
     if isinstance(expected, (bool, np.bool_)):
         if not isinstance(actual, (bool, np.bool_)):
             return False, f"expected True or False, got a {type(actual).__name__}"

@@ -16,7 +16,8 @@ import numpy as np
 from . import transport
 from .compare import conform_shape, values_match
 
-__all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "inputs_unchanged"]
+__all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "choice_diagnoses",
+           "inputs_unchanged", "modified_input"]
 
 #: The kinds of question, and what each asks of the student.
 KINDS = {
@@ -145,6 +146,13 @@ def inputs_unchanged(*names: str) -> Constraint:
         return (f"the answer changed its argument {changed} in place; the question asks to leave "
                 f"it unchanged (work on a copy, e.g. np.array(...) or .copy())")
     return Constraint("inputs unchanged", lambda usage, case: not _modified(usage, names), message)
+
+
+def choice_diagnoses(messages: dict) -> list:
+    """For a choice question (a function of no argument returning a letter): one diagnosis per
+    wrong option, ``{"a": "the misconception behind a", ...}``; its mistake returns the letter."""
+    return [Diagnosis(f"option {letter}", message, (lambda letter=letter: lambda: letter)())
+            for letter, message in messages.items()]
 
 
 def modified_input(*names: str) -> Callable:

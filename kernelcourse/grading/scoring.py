@@ -77,6 +77,8 @@ def _describe_inputs(question: Question, case: Case) -> str:
         parts.append(f"{name}={format_value(arg, limit=70, threshold=6)}")
     parts += [f"{k}={format_value(v, limit=70, threshold=6)}" for k, v in case.kwargs.items()]
     inputs = ", ".join(parts)
+    if not inputs:
+        return case.label or "the question"
     return f"{case.label} ({inputs})" if case.label else inputs
 
 

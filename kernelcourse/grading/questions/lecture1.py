@@ -29,7 +29,8 @@ import numpy as np
 from ...features import all_subsets_map, feature_dim_all_subsets
 from ...gradient_descent import kernel_gd_step, kernel_gradient_descent
 from ...kernels import RBF, AllSubsets, is_psd
-from ..core import Case, Diagnosis, Property, Question
+from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+                    modified_input)
 
 
 # --------------------------------------------------------------------- helpers
@@ -93,7 +94,12 @@ CP1 = Question(
         Diagnosis("polynomial", "you computed (1 + x.z)^d, the polynomial kernel; the all-subsets "
                   "kernel is the product over k of (1 + x_k z_k)", _mistake_poly),
     ],
-    hint="K[i, j] is the product over k of (1 + X[i, k] * Z[j, k]); return the (n_X, n_Z) matrix",
+    kind="formula", section="1.3",  # the lecture's checkpoint text prints K_ij
+    hints=("expand the product over the coordinates: every subset A of {1..d} appears once, as "
+           "phi_A(x) phi_A(z); so the kernel is a product of d simple factors, one per coordinate",
+           "start from a matrix of ones of shape (n_X, n_Z) and, for each coordinate k, multiply "
+           "it by the factor that coordinate contributes (an outer product of column k of X "
+           "and column k of Z, plus one)"),
 )
 
 
@@ -120,6 +126,11 @@ def _mistake_step_residual(K, y, alpha, step):
     return alpha - step * 2 * (alpha - y)
 
 
+def _mistake_step_in_place(K, y, alpha, step):
+    alpha -= step * 2 * (K @ alpha - y)
+    return alpha
+
+
 CP2 = Question(
     id="l1.cp2", title="one step of kernelised gradient descent", function="kernel_gd_step",
     forbidden=(
@@ -135,8 +146,16 @@ CP2 = Question(
                   "gamma_i = 2 (sum_j alpha_j K_ij - y_i)", _mistake_step_no_two),
         Diagnosis("no K", "the prediction on x_i is sum_j alpha_j K_ij (K @ alpha), not alpha_i",
                   _mistake_step_residual),
+        Diagnosis("in place", "you changed the caller's alpha in place; return a new array and "
+                  "leave alpha as it was", _mistake_step_in_place,
+                  behaviour=modified_input("alpha")),
     ],
-    hint="alpha_i <- alpha_i - step * 2 * (sum_j alpha_j K[i, j] - y_i); return a new array",
+    kind="formula", section="1.4",  # the lecture's checkpoint text prints the step
+    constraints=[inputs_unchanged("alpha")],
+    hints=("differentiate the squared loss with respect to w = sum_j alpha_j phi(x_j): the "
+           "gradient is a combination of the phi(x_i), so the step is a step on alpha",
+           "the coefficient of phi(x_i) in the gradient is twice the residual of example i, and "
+           "the prediction on x_i is row i of K times alpha; move against it, on a copy"),
 )
 
 
@@ -186,9 +205,27 @@ def _mistake_sums(X):
     return np.column_stack(cols)
 
 
+def _missing_one_column(Phi, case, which) -> bool:
+    """Phi holds every subset feature but the one ``which`` picks (any column order)."""
+    X = case.args[0]
+    n, d = X.shape
+    if np.shape(Phi) != (n, 2 ** d - 1):
+        return False
+    full = all_subsets_map(X)
+    keep = [j for j in range(2 ** d) if j != which(d)]
+    return np.allclose(np.sort(np.asarray(Phi, float), axis=1), np.sort(full[:, keep], axis=1))
+
+
 def _detect_no_constant(Phi, case):
-    n, d = case.args[0].shape
-    return np.shape(Phi) == (n, 2 ** d - 1)
+    return _missing_one_column(Phi, case, lambda d: 0)
+
+
+def _mistake_no_full_product(X):
+    return all_subsets_map(X)[:, :-1]
+
+
+def _detect_no_full_product(Phi, case):
+    return case.args[0].shape[1] > 1 and _missing_one_column(Phi, case, lambda d: 2 ** d - 1)
 
 
 def _detect_pairs_only(Phi, case):
@@ -219,13 +256,19 @@ Q1 = Question(
     diagnoses=[
         Diagnosis("no constant", "the empty subset is missing: its feature is the constant 1",
                   _mistake_no_constant, detect=_detect_no_constant),
+        Diagnosis("no full product", "the subset of all d coordinates is missing: its feature is "
+                  "the product x_1 x_2 ... x_d (range(d + 1) in the subset sizes, not range(d))",
+                  _mistake_no_full_product, detect=_detect_no_full_product),
         Diagnosis("pairs only", "you stopped at pairs x_i x_j; the map has a product for every "
                   "subset, up to x_1 x_2 ... x_d", _mistake_pairs_only, detect=_detect_pairs_only),
         Diagnosis("sums", "a feature is the product of the x_k in a subset, not their sum",
                   _mistake_sums, detect=_detect_sums),
     ],
-    hint="loop over the 2^d subsets (e.g. itertools.combinations for each size) and multiply "
-         "the chosen columns of X; return an (n, 2^d) array",
+    kind="formula", section="1.1",
+    hints=("one column per subset of the coordinates, the empty subset and the full one "
+           "included; itertools can list the subsets of each size",
+           "for each size s from 0 to d and each subset of that size, the column is the "
+           "product of the chosen columns of X (np.prod over an empty selection is 1)"),
 )
 
 
@@ -252,7 +295,9 @@ Q2 = Question(
         Diagnosis("d factorial", "subsets are not orderings: count subsets, 2 choices per coordinate",
                   lambda d: math.factorial(d)),
     ],
-    hint="each coordinate is either in a subset or not",
+    kind="derive", section="1.1",
+    hints=("count the subsets of {1, ..., d}: try d = 1, 2, 3 by hand",
+           "each coordinate is either in a subset or not, independently of the others"),
 )
 
 
@@ -291,7 +336,11 @@ Q3 = Question(
         Diagnosis("no alpha", "each k(x_j, x_t) must be weighted by alpha_j",
                   lambda X_train, alpha, X_test: AllSubsets()(X_test, X_train).sum(axis=1)),
     ],
-    hint="build the (m, n) matrix k(x_t, x_j) and multiply it by alpha",
+    kind="derive", section="1.3",
+    hints=("w is a combination of the phi(x_j), so w . phi(x) is the same combination of inner "
+           "products phi(x_j) . phi(x): use the O(d) shortcut of section 1.3 for each",
+           "build the (m, n) matrix of kernel values between the test rows and the training "
+           "rows, then weight its columns by alpha"),
 )
 
 
@@ -344,7 +393,11 @@ Q4 = Question(
                   "within the same step; compute every gamma_i from the old alpha first",
                   _gd_mistake(_gauss_seidel)),
     ],
-    hint="start from alpha = zeros(n) (w_0 = 0) and repeat alpha = alpha - step * 2 * (K @ alpha - y)",
+    kind="derive", section="1.4",
+    hints=("w_0 = 0 means alpha starts at zero; each step is the step of the lecture's "
+           "checkpoint, repeated n_steps times",
+           "compute the whole gradient vector from the old alpha before changing any entry "
+           "(twice the residuals K alpha - y), then take one step against it"),
 )
 
 
@@ -385,7 +438,9 @@ Q5 = Question(
         Diagnosis("no square", "the RBF kernel uses the squared distance ||x - z||^2",
                   lambda X, Z, gamma: np.exp(-gamma * np.sqrt(_sqdist(X, Z)))),
     ],
-    hint="K[i, j] = exp(-gamma * ||X[i] - Z[j]||^2)",
+    kind="formula", section="1.5", rtol=1e-7,
+    hints=("first the (n_X, n_Z) matrix of squared distances, then the kernel of each entry",
+           "broadcast X[:, None, :] against Z[None, :, :] and sum the squares over the last axis"),
 )
 
 
@@ -414,6 +469,8 @@ def _cases_verdict(rng):
         Case((upper,), label="an upper-triangular matrix with positive eigenvalues"),
         Case((positive_entries,), label="a symmetric matrix with positive entries"),
         Case((AllSubsets()(_points(rng, 4, 3)),), label="an all-subsets Gram matrix"),
+        Case((_psd_with_spectrum(rng, [2.0, 1.0, -0.5]),),
+             label="a symmetric matrix with one negative eigenvalue"),
     ]
 
 
@@ -427,6 +484,10 @@ def _mistake_symmetry_only(K):
 
 def _mistake_no_symmetry(K):
     return bool(np.all(np.linalg.eigvals(K).real >= -1e-8))
+
+
+def _mistake_determinant(K):
+    return bool(np.allclose(K, K.T) and np.linalg.det(K) >= 0)
 
 
 def _mistake_no_tol(K):
@@ -451,9 +512,15 @@ Q6 = Question(
         Diagnosis("no tolerance", "eigenvalues computed in floating point can be -1e-13 for a PSD "
                   "matrix: allow a small tolerance relative to the largest eigenvalue",
                   _mistake_no_tol),
+        Diagnosis("determinant", "a non-negative determinant does not make a matrix PSD: two "
+                  "negative eigenvalues multiply to a positive number; look at every eigenvalue",
+                  _mistake_determinant),
     ],
-    hint="check symmetry, then that the smallest eigenvalue (np.linalg.eigvalsh) is >= "
-         "-1e-10 times the largest absolute eigenvalue",
+    kind="derive", section="1.6",
+    hints=("a kernel matrix is an inner-product matrix Phi Phi^T: which two properties does "
+           "such a matrix always have?",
+           "test symmetry first; then the eigenvalues of a symmetric matrix (np.linalg.eigvalsh), "
+           "with the stated tolerance for rounding"),
 )
 
 
@@ -475,6 +542,27 @@ def _cases_witness(rng):
     return cases
 
 
+def _unit_overlap(q, v) -> float:
+    q = np.asarray(q, float)
+    return abs(float(q @ v)) / max(float(np.linalg.norm(q)), 1e-300)
+
+
+def _detect_top_eigenvector(q, case):
+    K = _sym(np.asarray(case.args[0], float))
+    if np.shape(q) != (len(K),):
+        return False
+    return _unit_overlap(q, np.linalg.eigh(K)[1][:, -1]) > 1 - 1e-6
+
+
+def _detect_eigenvector_row(q, case):
+    K = _sym(np.asarray(case.args[0], float))
+    if np.shape(q) != (len(K),):
+        return False
+    row = np.linalg.eigh(K)[1][0]
+    return np.allclose(np.asarray(q, float), row, atol=1e-8) and \
+        _unit_overlap(q, np.linalg.eigh(K)[1][:, 0]) < 1 - 1e-6
+
+
 def _negative(q, case):
     K = np.asarray(case.args[0], float)
     q = np.asarray(q, float)
@@ -492,15 +580,211 @@ Q7 = Question(
     diagnoses=[
         Diagnosis("largest", "you took the eigenvector of the largest eigenvalue; the one of the "
                   "smallest (negative) eigenvalue gives q^T K q < 0",
-                  lambda K: np.linalg.eigh(K)[1][:, -1],
-                  detect=lambda q, case: np.ndim(q) == 1 and len(q) == len(case.args[0])
-                  and float(np.asarray(q) @ case.args[0] @ np.asarray(q)) > 0),
+                  lambda K: np.linalg.eigh(K)[1][:, -1], detect=_detect_top_eigenvector),
         Diagnosis("eigenvalue", "return the direction q (an eigenvector), not the eigenvalue",
                   lambda K: float(np.linalg.eigvalsh(K)[0]),
                   detect=lambda q, case: np.ndim(q) == 0),
+        Diagnosis("row", "np.linalg.eigh returns the eigenvectors as the columns of its second "
+                  "result: V[:, k], not the row V[k]", lambda K: np.linalg.eigh(K)[1][0],
+                  detect=_detect_eigenvector_row),
     ],
-    hint="np.linalg.eigh(K) returns eigenvalues in increasing order and eigenvectors as columns",
+    kind="witness", section="1.6",
+    hints=("q^T K q for a unit eigenvector q is its eigenvalue: which eigenvalue is negative?",
+           "np.linalg.eigh returns the eigenvalues in increasing order, and the eigenvectors as "
+           "columns of its second result"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7]
+# ===================================================================== ex1.q8
+#: the options of ex1.q8: is exp(-||x - z||) a kernel? (the plain, not squared, distance)
+LAPLACE_OPTIONS = {
+    "a": "No: it is not differentiable where x = z, and a kernel must be smooth.",
+    "b": "No: only the squared distance gives a kernel; with the plain distance some Gram "
+         "matrices have a negative eigenvalue.",
+    "c": "Yes: every Gram matrix it produces is symmetric positive semi-definite.",
+    "d": "Yes: its values lie in (0, 1] and the diagonal is 1, which is what makes a kernel.",
+}
+
+
+def _cases_choice(rng):
+    return [Case((), label="the options a, b, c, d")]
+
+
+Q8 = Question(
+    id="ex1.q8", title="is exp(-||x - z||) a kernel?", function="laplace_is_kernel", points=2,
+    reference=lambda: "c", cases=_cases_choice,
+    diagnoses=choice_diagnoses({
+        "a": "smoothness has nothing to do with it: a kernel only needs every Gram matrix to be "
+             "symmetric PSD (section 1.6), and this one's are (test a few with is_kernel_matrix)",
+        "b": "the plain distance ||x - z|| used as a similarity is not a kernel, but "
+             "exp(-||x - z||) is: every Gram matrix of it is PSD (compute a few eigenvalues)",
+        "d": "the verdict is right but not the reason: entries in (0, 1] with a unit diagonal do "
+             "not make a kernel (exp(-||x - z||^4) has them and is not one); what counts is that "
+             "every Gram matrix is PSD",
+    }),
+    kind="choice", section="1.6",
+    hints=("a kernel is a function whose every Gram matrix is symmetric PSD (section 1.6); "
+           "which option states a property that decides that?",
+           "test it: draw a few point sets, build the Gram matrix of exp(-||x - z||) and look "
+           "at its smallest eigenvalue with your is_kernel_matrix"),
+)
+
+
+# ===================================================================== ex1.q9
+def _sigmoid_gram(X, a, c):
+    X = np.atleast_2d(np.asarray(X, float))
+    return np.tanh(a * (X @ X.T) + c)
+
+
+def _sigmoid_witness(a, c, d):
+    """One point at the origin: its 1 x 1 Gram matrix tanh(c) is negative when c < 0."""
+    return np.zeros((1, d))
+
+
+def _cases_sigmoid(rng):
+    cases = []
+    for d in (3, 4, 5):
+        a = float(np.round(rng.uniform(0.2, 2.0), 2))
+        c = float(np.round(-rng.uniform(0.3, 2.0), 2))
+        cases.append(Case((a, c, d), label=f"a={a}, c={c}, d={d}"))
+    return cases
+
+
+def _not_psd(X, case):
+    a, c, d = case.args
+    X = np.asarray(X, float)
+    if X.ndim != 2 or X.shape[1] != d or not 1 <= X.shape[0] <= 50 or not np.all(np.isfinite(X)):
+        return False
+    lam = np.linalg.eigvalsh(_sigmoid_gram(X, a, c))
+    return float(lam[0]) < -1e-6 * max(1.0, float(np.abs(lam).max()))
+
+
+def _mistake_points_as_columns(a, c, d):
+    return np.full((d, d + 1), 0.1)
+
+
+def _mistake_gram_not_points(a, c, d):
+    return _sigmoid_gram(np.eye(2, d), a, c)
+
+
+def _mistake_saturated(a, c, d):
+    return np.full((3, d), 10.0)
+
+
+def _detect_columns(X, case):
+    d = case.args[2]
+    return np.ndim(X) == 2 and np.shape(X)[0] == d and np.shape(X)[1] != d
+
+
+def _detect_gram(X, case):
+    d = case.args[2]
+    shape = np.shape(X)
+    return len(shape) == 2 and shape[0] == shape[1] != d
+
+
+def _detect_saturated(X, case):
+    a, c, d = case.args
+    X = np.asarray(X, float)
+    if X.ndim != 2 or X.shape[1] != d:
+        return False
+    return bool(np.all(np.abs(a * (X @ X.T) + c) > 3))
+
+
+Q9 = Question(
+    id="ex1.q9", title="points where the sigmoid is not a kernel", function="sigmoid_witness",
+    points=2, reference=_sigmoid_witness, cases=_cases_sigmoid, compare_reference=False,
+    forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness"),
+    properties=[Property("not PSD", _not_psd, "the answer must be points X of shape (n, d), "
+                         "1 <= n <= 50, whose Gram matrix tanh(a X X^T + c) has a negative "
+                         "eigenvalue")],
+    diagnoses=[
+        Diagnosis("points as columns", "return the points as the rows of X, shape (n, d); your "
+                  "array has d rows", _mistake_points_as_columns, detect=_detect_columns),
+        Diagnosis("a Gram matrix", "return the points X (shape (n, d)), not their Gram matrix: the "
+                  "check builds tanh(a X X^T + c) itself", _mistake_gram_not_points,
+                  detect=_detect_gram),
+        Diagnosis("saturated", "with large inputs tanh is 1 everywhere and the Gram matrix is the "
+                  "all-ones matrix, which is PSD: look near the origin, where the offset c < 0 "
+                  "decides the sign", _mistake_saturated, detect=_detect_saturated),
+    ],
+    kind="witness", section="1.6",
+    hints=("a Gram matrix of a kernel has a non-negative diagonal: k(x, x) >= 0 for every x. "
+           "Can you make k(x, x) negative?",
+           "the smallest witness is a single point: its Gram matrix is the 1 x 1 matrix "
+           "tanh(a ||x||^2 + c); what happens at x = 0 when c < 0?"),
+)
+
+
+# ===================================================================== ex1.q10
+def _gigabytes(d):
+    """Memory of one float64 vector phi(x) of the all-subsets map, in gigabytes (10^9 bytes)."""
+    return 2.0 ** d * 8 / 1e9
+
+
+def _cases_memory(rng):
+    return [Case((d,), label=f"d={d}") for d in
+            (int(rng.integers(20, 28)), int(rng.integers(30, 36)), int(rng.integers(38, 45)))]
+
+
+Q10 = Question(
+    id="ex1.q10", title="how much memory one phi(x) takes", function="phi_gigabytes", points=1,
+    reference=_gigabytes, cases=_cases_memory, rtol=1e-2, atol=0.0,
+    forbidden=("kernelcourse.features.feature_dim_all_subsets",),
+    diagnoses=[
+        Diagnosis("one byte per feature", "a float64 number takes 8 bytes, not 1",
+                  lambda d: 2.0 ** d / 1e9),
+        Diagnosis("bits", "8 bytes per number is 64 bits: you counted bits, the question asks "
+                  "for bytes", lambda d: 2.0 ** d * 64 / 1e9),
+        Diagnosis("megabytes", "a gigabyte is 10^9 bytes; dividing by 10^6 gives megabytes",
+                  lambda d: 2.0 ** d * 8 / 1e6),
+        Diagnosis("d features", "phi has one feature per subset of the coordinates, not one per "
+                  "coordinate", lambda d: d * 8 / 1e9),
+    ],
+    kind="predict", section="1.1",
+    hints=("first the number of features (question 2), then the bytes of one float64",
+           "one float64 takes 8 bytes; a gigabyte here is 10^9 bytes"),
+)
+
+
+# ===================================================================== ex1.q11
+def _squared_distances(X, Z):
+    """``||x_i - z_j||^2`` for every pair, by the slow loop's formula (broadcast)."""
+    return _sqdist(np.asarray(X, float), np.asarray(Z, float))
+
+
+def _cases_sqdist(rng):
+    cases = []
+    for n_x, n_z, d in [(3, 4, 2), (4, 4, 3), (5, 2, 4)]:
+        X, Z = _points(rng, n_x, d), _points(rng, n_z, d)
+        cases.append(Case((X, Z), label=_shape(("X", X), ("Z", Z))))
+    return cases
+
+
+def _expansion(cross, square=True):
+    def mistake(X, Z):
+        X, Z = np.asarray(X, float), np.asarray(Z, float)
+        sx, sz = (X ** 2).sum(1), (Z ** 2).sum(1)
+        out = sx[:, None] + sz[None, :] + cross * (X @ Z.T)
+        return out if square else np.sqrt(np.maximum(out, 0.0))
+    return mistake
+
+
+Q11 = Question(
+    id="ex1.q11", title="fix the fast squared distances", function="squared_distances",
+    points=2, reference=_squared_distances, cases=_cases_sqdist, atol=1e-9,
+    forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram"),
+    diagnoses=[
+        Diagnosis("bug kept", "the cross term: ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x.z; the given "
+                  "code subtracts x.z only once", _expansion(-1.0)),
+        Diagnosis("sign of the cross term", "the cross term is subtracted: ||x - z||^2 = "
+                  "||x||^2 + ||z||^2 - 2 x.z, not + 2 x.z", _expansion(2.0)),
+        Diagnosis("square root", "the function returns squared distances; you took the square "
+                  "root (the distances themselves)", _expansion(-2.0, square=False)),
+    ],
+    kind="fix", section="1.5",
+    hints=("expand ||x - z||^2 = (x - z).(x - z) by hand and compare term by term with the code",
+           "the norms are right; look at the coefficient of the inner-product term"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11]

@@ -26,7 +26,8 @@ import numpy as np
 from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
 from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
-from ..core import Case, Diagnosis, Question, inputs_unchanged, modified_input
+from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+                    modified_input)
 
 
 def _points(rng, n, d, scale=1.0):
@@ -75,7 +76,11 @@ CP1 = Question(
                   "with the number of draws",
                   lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
     ],
-    hint="w @ x gives one phase per draw (one per row of w); average the single-draw estimates",
+    kind="formula", section="2.8",  # the lecture's checkpoint text prints the term
+    hints=("one draw (w_k, b_k) gives one unbiased estimate of K(x, y): which product of two "
+           "cosines has the kernel as its mean?",
+           "w @ x gives one phase per draw (one per row of w); form the single-draw estimates "
+           "as a vector and average them"),
 )
 
 
@@ -103,7 +108,10 @@ CP2 = Question(
         Diagnosis("a not squared", "Hoeffding's exponent has the square of the error level a",
                   lambda D, a: 2 * math.exp(-D * a / 8)),
     ],
-    hint="each term lies in [-2, 2]; Hoeffding: 2 exp(-2 D a^2 / (range)^2)",
+    kind="derive", section="2.9",
+    hints=("Hoeffding's inequality for the mean of D independent terms that each lie in an "
+           "interval [lo, hi]: the exponent is -2 D a^2 / (hi - lo)^2",
+           "each term 2 cos() cos() lies in [-2, 2]; the bound is two-sided"),
 )
 
 
@@ -161,7 +169,11 @@ Q1 = Question(
                   "-y / (1 + exp(y z)); with exp(-y z) it is the derivative for the other label",
                   lambda u, i, k, y, a: _only_i(u, i, u[i] + a * y / (1 + np.exp(-y * (k @ u))))),
     ],
-    hint="only u[i] changes, and the prediction it needs is sum_j K(x_i, x_j) u_j; return a new array",
+    kind="derive", section="2.3",
+    hints=("write the SGD step on w for example i, then read off what it does to the "
+           "coefficients u when w = sum_j u_j phi(x_j): only one coefficient moves",
+           "the prediction on x_i is w . phi(x_i) = k_row @ u; the logistic loss's derivative is "
+           "-y / (1 + exp(y z)); work on a copy of u"),
 )
 
 
@@ -220,7 +232,10 @@ Q2 = Question(
                   "margins change as u does", _run_stale),
         Diagnosis("sign", "SGD subtracts alpha * loss'(G[i] @ u; y_i) from u[i]", _run_sign),
     ],
-    hint="start from u = 0 and take question 1's step for each sampled index in turn, with the row G[i]",
+    kind="derive", section="2.6",
+    hints=("w_0 = 0 means u starts at zero; every step is question 1's step",
+           "for each sampled index in turn, use the row G[i] of the cached Gram matrix and the "
+           "current u (not the u of the start)"),
 )
 
 
@@ -271,7 +286,11 @@ Q3 = Question(
         Diagnosis("offset in [0, 1)", "the offsets are uniform on [0, 2 pi]: b = 2 pi U",
                   _map_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(2 / D), offset_scale=1.0)),
     ],
-    hint="scale G to the frequencies' distribution and U to the offsets' range, then apply psi",
+    kind="formula", section="2.8",
+    hints=("turn the standard normal G into frequencies of the stated variance and U into "
+           "offsets on the stated range, then apply psi",
+           "a normal of variance v is sqrt(v) times a standard normal; the scale of psi makes "
+           "psi(x) . psi(y) the average of the D terms 2 cos() cos()"),
 )
 
 
@@ -302,7 +321,9 @@ Q4 = Question(
         Diagnosis("a not squared", "solve 2 exp(-D a^2 / 8) <= delta: the error level enters squared",
                   lambda a, delta: math.ceil(8 * math.log(2 / delta) / a)),
     ],
-    hint="solve the bound for D; D must be an integer for which the bound holds",
+    kind="derive", section="2.9",
+    hints=("set the bound of the lecture's checkpoint equal to delta and solve for D",
+           "D is an integer and the bound must hold, so round in the safe direction"),
 )
 
 
@@ -348,8 +369,204 @@ Q5 = Question(
         Diagnosis("feature map free", "computing phi(x_i) costs d D at every step: d D T, not D T",
                   _cost_mistake({1: lambda n, d, D, T: D * T})),
     ],
-    hint="the work of one step times T, plus whatever is computed once before the steps",
+    kind="derive", section="2.6",
+    hints=("for each way: the work of one step times T, plus whatever is computed once before "
+           "the steps",
+           "computing one phi(x) costs d D and one kernel value costs d; a step on w touches D "
+           "numbers, a step on u with a cached row touches n"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5]
+# ===================================================================== ex2.q6
+def _rff_gram(X, Z, gamma, G, U):
+    """psi(X) psi(Z)^T with the random Fourier features of question 3."""
+    return _rff_map(X, gamma, G, U) @ _rff_map(Z, gamma, G, U).T
+
+
+def _cases_rff_gram(rng):
+    cases = []
+    for n_x, n_z, d, D in [(3, 3, 2, 8), (4, 2, 3, 12), (2, 5, 2, 20)]:
+        X, Z = _points(rng, n_x, d, scale=0.8), _points(rng, n_z, d, scale=0.8)
+        gamma = float(np.round(rng.uniform(0.3, 2.0), 2))
+        G = np.round(rng.standard_normal((D, d)), 4)
+        U = np.round(rng.random(D), 4)
+        cases.append(Case((X, Z, gamma, G, U),
+                          label=f"X of shape {X.shape}, Z of shape {Z.shape}, gamma={gamma}, D={D}"))
+    return cases
+
+
+def _gram_with(omega_scale, feature_scale, offset_scale=2 * math.pi):
+    psi = _map_with(omega_scale, feature_scale, offset_scale)
+    return lambda X, Z, gamma, G, U: psi(X, gamma, G, U) @ psi(Z, gamma, G, U).T
+
+
+Q6 = Question(
+    id="ex2.q6", title="fix the random-feature Gram matrix", function="rff_gram", points=3,
+    forbidden=(
+        "kernelcourse.random_features.fourier_features",
+        "kernelcourse.random_features.RandomFourierFeatures",
+    ),
+    reference=_rff_gram, cases=_cases_rff_gram,
+    diagnoses=[
+        Diagnosis("bug kept", "the frequencies must have variance 2 gamma: Omega = sqrt(2 gamma) G. "
+                  "With sqrt(gamma) G the features approximate exp(-gamma ||x - y||^2 / 2)",
+                  _gram_with(lambda g: math.sqrt(g), lambda D: math.sqrt(2 / D))),
+        Diagnosis("standard deviation 2 gamma", "2 gamma is the variance of each frequency; "
+                  "multiply G by its square root", _gram_with(lambda g: 2 * g,
+                                                              lambda D: math.sqrt(2 / D))),
+        Diagnosis("no sqrt(2/D)", "keep the factor sqrt(2/D) of each feature: psi(x) . psi(y) "
+                  "averages the D terms 2 cos() cos()",
+                  _gram_with(lambda g: math.sqrt(2 * g), lambda D: 1.0)),
+        Diagnosis("offset in [0, 1)", "the offsets are uniform on [0, 2 pi]: b = 2 pi U",
+                  _gram_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(2 / D),
+                             offset_scale=1.0)),
+    ],
+    kind="fix", section="2.8",
+    hints=("compare psi(x) . psi(y) from the given code with exp(-gamma ||x - y||^2) for a "
+           "large D: which kernel does it approximate instead?",
+           "the Fourier transform of exp(-gamma ||delta||^2) is a normal density of variance "
+           "2 gamma; check how the code scales G"),
+)
+
+
+# ===================================================================== ex2.q7
+def _rff_errors(X, gamma, G, U):
+    """The largest |K - psi_D psi_D^T| over the pairs, for every D = 1 .. len(U), where
+    psi_D uses the first D draws."""
+    X = np.asarray(X, float)
+    K = RBF(gamma)(X)
+    C = np.cos(X @ (math.sqrt(2 * gamma) * np.asarray(G)).T + 2 * math.pi * np.asarray(U))
+    terms = 2 * C[:, None, :] * C[None, :, :]                      # (n, n, D_max)
+    D = np.arange(1, len(U) + 1)
+    approx = np.cumsum(terms, axis=-1) / D
+    return np.abs(approx - K[:, :, None]).max(axis=(0, 1))
+
+
+def _smallest_D(X, gamma, G, U, target):
+    """The smallest D whose first D draws approximate K within target (max over pairs)."""
+    ok = np.flatnonzero(_rff_errors(X, gamma, G, U) <= target)
+    return int(ok[0] + 1) if ok.size else len(U)
+
+
+def _cases_choose_D(rng):
+    cases = []
+    for n, d, target in [(6, 2, 0.3), (8, 3, 0.25), (10, 2, 0.2)]:
+        X = _points(rng, n, d, scale=0.5)
+        gamma = float(np.round(rng.uniform(0.5, 1.5), 2))
+        G = np.round(rng.standard_normal((400, d)), 4)
+        U = np.round(rng.random(400), 4)
+        cases.append(Case((X, gamma, G, U, target),
+                          label=f"n={n}, d={d}, gamma={gamma}, 400 draws, target {target}"))
+    return cases
+
+
+def _meets_target(D, case):
+    X, gamma, G, U, target = case.args
+    if isinstance(D, (bool, np.bool_)) or not float(D).is_integer():
+        return False
+    D = int(D)
+    if not 1 <= D <= len(U):
+        return False
+    best = _smallest_D(X, gamma, G, U, target)
+    return bool(_rff_errors(X, gamma, G, U)[D - 1] <= target) and D <= 2 * best
+
+
+def _mistake_hoeffding(X, gamma, G, U, target):
+    return int(math.ceil(8 * math.log(2 / 0.05) / target ** 2))
+
+
+def _mistake_all_draws(X, gamma, G, U, target):
+    return len(U)
+
+
+def _mistake_mean_error(X, gamma, G, U, target):
+    X = np.asarray(X, float)
+    K = RBF(gamma)(X)
+    C = np.cos(X @ (math.sqrt(2 * gamma) * np.asarray(G)).T + 2 * math.pi * np.asarray(U))
+    approx = np.cumsum(2 * C[:, None, :] * C[None, :, :], axis=-1) / np.arange(1, len(U) + 1)
+    mean = np.abs(approx - K[:, :, None]).mean(axis=(0, 1))
+    return int(np.flatnonzero(mean <= target)[0] + 1) if np.any(mean <= target) else 1
+
+
+Q7 = Question(
+    id="ex2.q7", title="choose D for a target error", function="choose_D", points=3,
+    forbidden=("kernelcourse.random_features.features_needed",),
+    reference=_smallest_D, cases=_cases_choose_D, compare_reference=False,
+    properties=[Property("meets the target", _meets_target,
+                         "D must be an integer from 1 to len(U) for which the largest error "
+                         "|K - psi psi^T| over the pairs is at most the target, using at most "
+                         "twice the features of the smallest such D")],
+    diagnoses=[
+        Diagnosis("Hoeffding's D", "Hoeffding's bound is a worst case for one pair at a time; on "
+                  "these points far fewer features meet the target: measure the error for each D",
+                  _mistake_hoeffding),
+        Diagnosis("all the draws", "all the draws meet the target, but the question asks for few "
+                  "features (at most twice the smallest D that works): each feature costs time",
+                  _mistake_all_draws),
+        Diagnosis("average error", "the target is on the largest error over the pairs, not the "
+                  "average one", _mistake_mean_error),
+    ],
+    kind="parameter", section="2.9",
+    hints=("for each candidate D, build psi from the first D draws, compare psi psi^T with the "
+           "exact RBF Gram matrix, and keep the largest error over the pairs",
+           "the error does not shrink steadily with D; take the first D that meets the target "
+           "(a cumulative sum over the draws computes every D at once)"),
+)
+
+
+# ===================================================================== ex2.q8
+def _largest_error(D, delta):
+    """The a for which 2 exp(-D a^2 / 8) = delta: the error Hoeffding guarantees."""
+    return math.sqrt(8 * math.log(2 / delta) / D)
+
+
+def _cases_error(rng):
+    cases = []
+    for lo, hi in [(50, 200), (500, 3000), (5000, 50000)]:
+        D = int(rng.integers(lo, hi))
+        delta = float(np.round(rng.uniform(0.001, 0.2), 4))
+        cases.append(Case((D, delta), label=f"D={D}, delta={delta}"))
+    return cases
+
+
+Q8 = Question(
+    id="ex2.q8", title="the error D features guarantee", function="guaranteed_error", points=2,
+    forbidden=("kernelcourse.random_features.features_needed",
+               "kernelcourse.random_features.hoeffding_bound"),
+    reference=_largest_error, cases=_cases_error, rtol=1e-3, atol=0.0,
+    diagnoses=[
+        Diagnosis("one-sided", "the bound on |error| >= a has the factor 2 (both sides): "
+                  "2 exp(-D a^2 / 8) = delta", lambda D, delta: math.sqrt(8 * math.log(1 / delta) / D)),
+        Diagnosis("range 2", "each term 2 cos() cos() ranges over [-2, 2], a width of 4: the "
+                  "exponent is -D a^2 / 8", lambda D, delta: math.sqrt(2 * math.log(2 / delta) / D)),
+        Diagnosis("no square root", "the error level enters the bound squared: solve for a, not "
+                  "a^2", lambda D, delta: 8 * math.log(2 / delta) / D),
+    ],
+    kind="predict", section="2.9",
+    hints=("set Hoeffding's bound for D features equal to delta and solve for the error level a",
+           "take logarithms; the level a appears squared"),
+)
+
+
+# ===================================================================== ex2.q9
+Q9 = Question(
+    id="ex2.q9", title="Bochner: which frequencies give the RBF kernel?",
+    function="rbf_frequencies", points=2, reference=lambda: "b",
+    cases=lambda rng: [Case((), label="the options a, b, c, d")],
+    diagnoses=choice_diagnoses({
+        "a": "with variance gamma the features average exp(-gamma ||x - y||^2 / 2): the "
+             "Fourier transform of exp(-gamma ||delta||^2) has variance 2 gamma",
+        "c": "1 / (2 gamma) is the variance of the kernel itself read as a Gaussian bump; its "
+             "Fourier transform is the inverse width: a narrow kernel needs wide frequencies",
+        "d": "Bochner's theorem draws w from the kernel's spectral density, here a Gaussian; "
+             "frequencies of one fixed length give a different (oscillating) kernel",
+    }),
+    kind="choice", section="2.11",
+    hints=("Bochner: K(x - y) = E[cos(w . (x - y))] for w drawn from the kernel's spectral "
+           "density, its Fourier transform; a Gaussian's transform is a Gaussian",
+           "E[cos(w . delta)] for w ~ N(0, s^2 I) is exp(-s^2 ||delta||^2 / 2); match it with "
+           "exp(-gamma ||delta||^2)"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9]
