@@ -314,9 +314,8 @@ class FeatureRows:
 
     def _refuse(self, what, rows=None):
         rows = len(self) if rows is None else rows
-        raise ValueError(f"{what} needs {rows} rows of Phi at once; Phi is handed out chunk by "
-                         f"chunk here: take Phi[start:start + chunk_size], at most "
-                         f"{self.budget} rows at a time")
+        raise ValueError(f"{what} takes {rows} rows of Phi at once; take at most "
+                         f"{self.budget}: Phi[start:start + chunk_size]")
 
     def __getitem__(self, key):
         first = key[0] if isinstance(key, tuple) and key else key
@@ -333,8 +332,7 @@ class FeatureRows:
             yield self._rows[i].copy()
 
     def __array__(self, dtype=None, copy=None):
-        self._refuse("turning Phi into one array (np.asarray, np.array or a NumPy function "
-                     "on the whole of Phi)")
+        self._refuse("np.asarray(Phi) (or a NumPy function on all of Phi)")
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         self._refuse(f"np.{ufunc.__name__} on the whole of Phi")
@@ -368,7 +366,7 @@ class FeatureRows:
 
     def __repr__(self):
         n, D = self._rows.shape
-        return f"Phi ({n} rows x {D} features, handed out at most {self.budget} rows at a time)"
+        return f"FeatureRows({n}x{D}, at most {self.budget} rows at a time)"
 
 
 def _install_rows_transport():
@@ -641,7 +639,7 @@ Q7 = Question(
 
 
 # ===================================================================== ex6.q8
-from .lecture5 import statement_cases, statement_diagnoses, statement_reference  # noqa: E402
+from .lecture5 import _given, statement_cases, statement_diagnoses, statement_reference  # noqa: E402
 
 _SCALE_TRUTH = {
     "all landmarks": True,
@@ -742,7 +740,7 @@ Q9 = Question(
         Diagnosis("own mean", "the bug is still there: the new rows are centred with the new "
                   "points' own means; kernel PCA's components live around the TRAINING mean, so "
                   "the column means and the overall mean must come from K_train",
-                  _transform_with(_own_mean), detect=_transform_is(_own_mean)),
+                  _given(_BUGGY_TRANSFORM, "kpca_transform"), detect=_transform_is(_own_mean)),
         Diagnosis("fixed the scaling", "dividing by sqrt(lambda_k) was right (it gives each "
                   "direction unit norm in feature space); the bug is in how the new rows are "
                   "centred: with the new points' own means instead of the training ones",
