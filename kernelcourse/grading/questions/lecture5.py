@@ -83,7 +83,7 @@ CP1 = Question(
                   lambda alpha, centres, X, gamma: np.exp(-gamma * np.sqrt(
                       ((X[:, None, :] - centres[None, :, :]) ** 2).sum(-1))) @ alpha),
     ],
-    kind="derive", section="5.4",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.4",
     hints=("f is a weighted sum of bumps, one per centre: evaluate every bump at every point of X "
            "(section 5.4), then weigh and add",
            "an (n, m) table of kernel values, point a against centre i, turns the weighted sum "
@@ -124,7 +124,7 @@ CP2 = Question(
         Diagnosis("no regulariser", "the gradient of lam ||f||^2 (2 lam f) is missing",
                   lambda alpha, X, y, lam, gamma: -2.0 * (y - _gram(X, X, gamma) @ alpha)),
     ],
-    kind="derive", section="5.5",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.5",
     hints=("section 5.5's table gives the gradient of each term as a function; write each one "
            "as coefficients on the bumps K(x_i, .) of the training points",
            "the loss term puts a residual-times-constant weight on each bump and the regulariser "
@@ -161,7 +161,7 @@ Q1 = Question(
         Diagnosis("gamma divides", "the package's gamma multiplies: exp(-gamma ||x - z||^2)",
                   lambda alpha, centres, gamma: float(np.sqrt(alpha @ _gram_divides(centres, centres, gamma) @ alpha))),
     ],
-    kind="derive", section="5.2",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.2",
     hints=("section 5.2 defines the norm from the inner product <f, f>; expand it bump by bump",
            "every pair of centres contributes its two coefficients times the kernel between them; "
            "that double sum is a quadratic form in the Gram matrix of the centres, and the norm is "
@@ -199,7 +199,7 @@ Q2 = Question(
         Diagnosis("no weights", "each K(x_i, z_j) is weighted by alpha_i beta_j",
                   lambda alpha, X, beta, Z, gamma: float(_gram(X, Z, gamma).sum())),
     ],
-    kind="derive", section="5.2",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.2",
     hints=("section 5.2: the inner product is bilinear, so expand <f, g> over the bumps of f and "
            "the bumps of g and use <K(x, .), K(z, .)> = K(x, z)",
            "the kernel matrix you need is rectangular, centres of f against centres of g; the "
@@ -270,7 +270,7 @@ Q3 = Question(
         Diagnosis("predict after shrinking", "predict f(x_t) with the old f, before shrinking it",
                   _sq_mistake(lambda eta, lam: 1 - 2 * eta * lam, _two_eta_residual, f_after_shrink=True)),
     ],
-    kind="derive", section="5.6",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.6",
     hints=("take the functional gradient of the single-example loss (y_t - f(x_t))^2 + lam ||f||^2 "
            "(section 5.5) and move f against it with step eta; then read off the coefficients",
            "the regulariser's gradient is a multiple of f, so it rescales every old coefficient; "
@@ -322,7 +322,7 @@ Q4 = Question(
         Diagnosis("always add", "without a margin error the subgradient of the hinge is 0: append 0",
                   _hinge_mistake(lambda eta, y, fx: eta * y)),
     ],
-    kind="derive", section="5.7",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.7",
     hints=("section 5.7: the hinge max(0, 1 - y f(x)) has a subgradient that is zero outside the "
            "margin and a multiple of K(x_t, .) inside it; the regulariser acts on every step",
            "decide first whether (x_t, y_t) is a margin error (compare y_t f(x_t) with 1, not "
@@ -363,7 +363,7 @@ Q5 = Question(
         Diagnosis("norm", "<f, K(x, .)> is an inner product, not ||f|| ||K(x, .)||",
                   lambda alpha, centres, x, gamma: _f(alpha, centres, gamma).norm()),
     ],
-    kind="derive", section="5.3",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.3",
     hints=("treat K(x, .) as a function of the RKHS in its own right: which centres and which "
            "coefficients does it have? Then use your inner product from ex5.q2",
            "the second function has one centre, x, with coefficient 1; the kernel matrix between "

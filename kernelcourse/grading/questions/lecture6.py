@@ -88,7 +88,7 @@ CP1 = Question(
         "kernelcourse.nystroem.Nystroem",
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
-    reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem, rtol=1e-6,
+    reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem,
     diagnoses=[
         Diagnosis("no K_mm^{-1/2}", "the features are K_nm K_mm^{-1/2}: without the inverse square "
                   "root, Phi Phi^T = K_nm K_mn counts the landmarks' overlap twice",
@@ -102,7 +102,7 @@ CP1 = Question(
                   "rotated features; the question asks for the symmetric root U diag(s^{-1/2}) U^T",
                   _cholesky_features),
     ],
-    kind="derive", section="6.2",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.2",
     hints=("section 6.2: the features must satisfy Phi Phi^T = K_nm K_mm^{-1} K_mn; split the "
            "middle factor into two equal symmetric halves, one for each side",
            "a symmetric matrix's power is taken on its eigenvalues: decompose K_mm, apply the "
@@ -133,7 +133,7 @@ CP2 = Question(
         "kernelcourse.kernel_pca.explained_variance_ratio",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=explained_variance_ratio, cases=_cases_variance, atol=1e-8,
+    reference=explained_variance_ratio, cases=_cases_variance,
     properties=[Property("sums to one", _sums_to_one,
                          "the shares of the variance add up to 1: divide by the sum of all eigenvalues")],
     diagnoses=[
@@ -146,7 +146,7 @@ CP2 = Question(
                   "the number of points gives the variance itself, not its share",
                   lambda K: _eig_desc(center_gram(K)) / K.shape[0]),
     ],
-    kind="derive", section="6.4",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.4",
     hints=("section 6.4: kernel PCA diagonalises the Gram matrix of the centred features, so "
            "centre K first (section 3.7's double centring), then look at its eigenvalues",
            "each component's share is its eigenvalue over the total variance, the trace of the "
@@ -198,7 +198,7 @@ Q1 = Question(
                   "(len(b), the rows of Omega), not the input dimension X.shape[1]",
                   _rff_gram_with(lambda D: math.sqrt(2.0 / D), width=lambda X, b: X.shape[1])),
     ],
-    kind="derive", section="6.3",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.3",
     hints=("section 6.3 (and 2.8): each random feature is a cosine of a frequency-projected point "
            "plus its offset, scaled so that the average of D products estimates the kernel",
            "D is the number of features (the rows of Omega, the length of b), not the input "
@@ -220,7 +220,7 @@ Q2 = Question(
         "kernelcourse.nystroem.Nystroem",
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
-    reference=_nystroem_gram, cases=_cases_nystroem, rtol=1e-6, atol=1e-8,
+    reference=_nystroem_gram, cases=_cases_nystroem,
     diagnoses=[
         Diagnosis("no K_mm^{-1}", "the approximation is K_nm K_mm^{-1} K_mn; without K_mm^{-1} the "
                   "landmarks' own similarities are counted twice", lambda K_nm, K_mm: K_nm @ K_nm.T),
@@ -230,7 +230,7 @@ Q2 = Question(
         Diagnosis("K_mm", "the middle factor is the inverse K_mm^{-1}, not K_mm",
                   lambda K_nm, K_mm: K_nm @ K_mm @ K_nm.T),
     ],
-    kind="derive", section="6.2",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.2",
     hints=("section 6.2: the Nystroem approximation is the Gram matrix of the Nystroem features, "
            "so multiply the features by their own transpose and simplify the middle",
            "the landmarks' Gram matrix appears once, inverted, between K_nm and its transpose; a "
@@ -267,7 +267,7 @@ Q3 = Question(
         "kernelcourse.feature_space.GramCenterer",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=_kpca_project, cases=_cases_project, rtol=1e-6, atol=1e-8,
+    reference=_kpca_project, cases=_cases_project,
     diagnoses=[
         Diagnosis("own mean", "new points are centred with the TRAINING mean phi_S: subtract each "
                   "new row's own mean, the training column means of K_train, and add back the mean "
@@ -283,7 +283,7 @@ Q3 = Question(
                   "eigenvalue", lambda K_new, K_train, U, eigenvalues:
                   center_kernel_rows(K_new, K_train) @ (U / eigenvalues)),
     ],
-    kind="derive", section="6.4",
+    rtol=1e-4, atol=1e-6, kind="derive", section="6.4",
     hints=("section 6.4: a new point is centred with the TRAINING mean in feature space; write "
            "<phi(x) - phi_mean, phi(x_i) - phi_mean> with kernel values only",
            "four terms: the kernel value, the new row's mean over the training points, the "
@@ -452,7 +452,7 @@ Q4 = Question(
         "kernelcourse.chunked_ridge.chunk_moments",
         "kernelcourse.chunked_ridge.add_moments",
     ),
-    reference=_chunked_ridge, cases=_cases_chunked, rtol=1e-6,
+    reference=_chunked_ridge, cases=_cases_chunked,
     diagnoses=[
         Diagnosis("lam per chunk", "lambda belongs to the solve, once: add lam I to the SUM of the "
                   "chunks' Phi^T Phi, not to each chunk's", _lam_per_chunk),
@@ -462,7 +462,7 @@ Q4 = Question(
         Diagnosis("last chunk dropped", "the last chunk may be shorter than chunk_size: loop with "
                   "range(0, n, chunk_size) so that no row is left out", _last_chunk_dropped),
     ],
-    kind="derive", section="6.5",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.5",
     hints=("section 6.5: the ridge normal equations need only two sums over the rows of Phi; "
            "accumulate both, one chunk Phi[start:start + chunk_size] at a time",
            "lam belongs to the final solve, once; loop start over range(0, n, chunk_size) so the "
