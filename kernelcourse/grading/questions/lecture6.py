@@ -522,7 +522,8 @@ def _nystroem_error(K, m, absolute=False):
 
 
 def _landmark_errors(K, absolute=False):
-    return [_nystroem_error(K, m, absolute) for m in range(1, len(K) + 1)]
+    """The errors for m = 1, 2, ..., computed only as far as they are read."""
+    return (_nystroem_error(K, m, absolute) for m in range(1, len(K) + 1))
 
 
 def _first_meeting(errors, target):
@@ -537,13 +538,13 @@ def _cases_landmarks(rng):
     cases = []
     for n, gamma, share in [(25, 0.5, 0.35), (30, 1.0, 0.5), (35, 0.3, 0.3)]:
         X = _points(rng, n, 2)
-        errors = _landmark_errors(RBF(gamma)(X))
+        K = RBF(gamma)(X)
         m = max(3, int(share * n))
-        # a target between two consecutive errors, far from both: one m meets it, m - 1 does not
-        target = float(np.round(np.sqrt(errors[m - 1] * errors[m - 2]), 4))
-        while not errors[m - 1] < target < errors[m - 2]:
-            m += 1
-            target = float(np.round(np.sqrt(errors[m - 1] * errors[m - 2]), 4))
+        before, at = _nystroem_error(K, m - 1), _nystroem_error(K, m)
+        # a target between two consecutive errors, far from both: m meets it, m - 1 does not
+        while not at < float(np.round(np.sqrt(at * before), 4)) < before:
+            m, before, at = m + 1, at, _nystroem_error(K, m + 1)
+        target = float(np.round(np.sqrt(at * before), 4))
         cases.append(Case((X, gamma, target), label=f"{n} points in 2-D, gamma={gamma}, "
                                                     f"target relative error {target}"))
     return cases
