@@ -113,12 +113,19 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
         assert f"def {q.function}(" in source
         assert "# BEGIN SOLUTION" in source and "# END SOLUTION" in source
     checks = [c for c in nb["cells"] if c["cell_type"] == "code"
-              and "".join(c["source"]).startswith("check(")]
+              and _is_check("".join(c["source"]))]
     assert len(checks) == len(answers)
     # every question of the set has an answer cell
     sets = {qid.split(".")[0] for qid in answers}
     from kernelcourse.grading.questions import all_questions
     assert set(answers) == {q.id for q in all_questions().values() if q.set_name in sets}
+
+
+def _is_check(source: str) -> bool:
+    """A check cell: its last line calls check(...); the lines before it may import it."""
+    lines = [line for line in source.strip().split("\n") if line.strip()]
+    return bool(lines) and lines[-1].startswith("check(") and all(
+        line.startswith(("from ", "import ", "check(")) for line in lines)
 
 
 # --------------------------------------------------------------------- scores
@@ -142,7 +149,7 @@ def test_untouched_student_versions_score_zero_without_error(path):
 def test_stored_outputs_pass_in_the_source_and_are_not_attempted_in_the_student_version(path):
     def lines(nb):  # the printed text of each check cell
         return ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells
-                if c.cell_type == "code" and c.source.startswith("check(")]
+                if c.cell_type == "code" and _is_check(c.source)]
     source = lines(nbformat.read(path, as_version=4))
     student = lines(nbformat.read(STUDENT_DIR / path.name, as_version=4))
     assert source and all(": passed all " in t for t in source)
