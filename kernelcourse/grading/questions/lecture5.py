@@ -409,6 +409,7 @@ _COMPLETION_TRUTH = {
 Q6 = Question(
     id="ex5.q6", title="is the inner product well defined?", function="completion_statements",
     points=2, kind="choice", section="5.12",
+    forbidden=("kernelcourse.rkhs.RKHSFunction",),
     reference=statement_reference(_COMPLETION_TRUTH), cases=statement_cases(list(_COMPLETION_TRUTH)),
     diagnoses=statement_diagnoses(_COMPLETION_TRUTH, {
         "unique": "'unique' is false: one function can have several expansions (a repeated centre "
@@ -514,6 +515,7 @@ def _orthogonal_change(alpha, X):
 
 Q7 = Question(
     id="ex5.q7", title="two expansions of one function", function="another_expansion", points=2,
+    forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.orthogonal_to_span"),
     kind="witness", section="5.12",
     reference=_another_expansion, cases=_cases_expansion, compare_reference=False,
     properties=[
@@ -568,6 +570,7 @@ def _cases_top(rng):
 Q8 = Question(
     id="ex5.q8", title="the top eigenvalue of a bigger Gram matrix", function="predict_top_eigenvalue",
     points=2, kind="predict", section="5.13", rtol=0.02, atol=0.0,
+    forbidden=("kernelcourse.nystroem.rbf_gram_spectrum", "kernelcourse.kernel_pca.KernelPCA"),
     reference=_predict_top, cases=_cases_top,
     diagnoses=[
         Diagnosis("no scaling", "the eigenvalues of a Gram matrix grow with the number of points: "
@@ -659,6 +662,7 @@ def _matches_up_to_sign(actual, case):
 Q9 = Question(
     id="ex5.q9", title="fix the Nystroem extension of the eigenfunctions",
     function="extend_eigenfunctions", points=3, kind="fix", section="5.13",
+    forbidden=("kernelcourse.nystroem.Nystroem", "kernelcourse.kernel_pca.KernelPCA"),
     reference=_extend, cases=_cases_extend, compare_reference=False,
     properties=[Property("the extension", _matches_up_to_sign,
                          "the values differ from the eigenfunctions' extension (each column is "

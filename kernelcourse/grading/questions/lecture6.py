@@ -621,6 +621,8 @@ def _cases_exact(rng):
 Q7 = Question(
     id="ex6.q7", title="how many landmarks make Nystroem exact", function="exact_landmarks",
     points=2, kind="predict", section="6.3",
+    forbidden=("kernelcourse.features.feature_dim_polynomial", "kernelcourse.features.polynomial_map",
+               "kernelcourse.kernels.Polynomial"),
     reference=_exact_landmarks, cases=_cases_exact,
     diagnoses=[
         Diagnosis("degree p only", "(x.z + 1)^p contains every degree from 0 to p, not only the "
@@ -652,6 +654,7 @@ _SCALE_TRUTH = {
 
 Q8 = Question(
     id="ex6.q8", title="true or false at scale", function="scale_statements", points=2,
+    forbidden=("kernelcourse.nystroem.Nystroem",),
     kind="choice", section="6.1",
     reference=statement_reference(_SCALE_TRUTH), cases=statement_cases(list(_SCALE_TRUTH)),
     diagnoses=statement_diagnoses(_SCALE_TRUTH, {
