@@ -6,17 +6,23 @@ centres (an ``(m, d)`` array) and the ``gamma`` of the RBF kernel
 ``exp(-gamma ||x - z||^2)`` (scikit-learn's parametrisation; the lecture's
 ``exp(-||x - z||^2 / gamma)`` has the reciprocal).
 
-============  ======================  ====  ========================================
-id            function                pts   syllabus
-============  ======================  ====  ========================================
-l5.cp1        evaluate_rkhs           2     5.1, 5.4 f(x) = sum_i alpha_i K(x_i, x)
-l5.cp2        regularised_gradient    2     5.5, 5.6 grad of sum (y - f)^2 + lam ||f||^2
-ex5.q1        rkhs_norm               2     5.2 ||f|| = sqrt(alpha^T K alpha)
-ex5.q2        rkhs_inner              2     5.2 <f, g> = alpha^T K beta
-ex5.q3        squared_loss_step       3     5.6 one online step, squared loss
-ex5.q4        hinge_step              3     5.7 one online step, hinge loss
-ex5.q5        reproduce               2     5.3 <f, K(x, .)> = f(x)
-============  ======================  ====  ========================================
+============  ===========================  ====  =========  =======  =================================
+id            function                     pts   kind       section  asks for
+============  ===========================  ====  =========  =======  =================================
+l5.cp1        evaluate_rkhs                2     derive     5.4      f at new points, a sum of bumps
+l5.cp2        regularised_gradient         2     derive     5.5      grad of sum (y - f)^2 + lam ||f||^2
+ex5.q1        rkhs_norm                    2     derive     5.2      ||f||
+ex5.q2        rkhs_inner                   2     derive     5.2      <f, g>, different centres
+ex5.q3        squared_loss_step            3     derive     5.6      one online step, squared loss
+ex5.q4        hinge_step                   3     derive     5.7      one online step, hinge loss
+ex5.q5        reproduce                    2     derive     5.3      <f, K(x, .)> by the inner product
+ex5.q6        completion_statements        2     choice     5.12     true or false: well defined?
+ex5.q7        another_expansion            2     witness    5.12     a second expansion of one function
+ex5.q8        predict_top_eigenvalue       2     predict    5.13     lambda_1 of a bigger Gram matrix
+ex5.q9        extend_eigenfunctions        3     fix        5.13     the Nystroem extension, fixed
+============  ===========================  ====  =========  =======  =================================
+
+No question text prints its formula: each names the quantity and the section that derives it.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ import numpy as np
 
 from ...kernels import RBF
 from ...rkhs import RKHSFunction, coefficient_update, kernel_section
-from ..core import Case, Diagnosis, Question
+from ..core import Case, Diagnosis, Property, Question
 
 
 # --------------------------------------------------------------------- helpers
@@ -77,7 +83,11 @@ CP1 = Question(
                   lambda alpha, centres, X, gamma: np.exp(-gamma * np.sqrt(
                       ((X[:, None, :] - centres[None, :, :]) ** 2).sum(-1))) @ alpha),
     ],
-    hint="build the (n, m) matrix exp(-gamma ||x - x_i||^2) and multiply it by alpha",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.4",
+    hints=("f is a weighted sum of bumps, one per centre: evaluate every bump at every point of X "
+           "(section 5.4), then weigh and add",
+           "an (n, m) table of kernel values, point a against centre i, turns the weighted sum "
+           "into one matrix-vector product; mind that gamma multiplies the squared distance"),
 )
 
 
@@ -114,8 +124,12 @@ CP2 = Question(
         Diagnosis("no regulariser", "the gradient of lam ||f||^2 (2 lam f) is missing",
                   lambda alpha, X, y, lam, gamma: -2.0 * (y - _gram(X, X, gamma) @ alpha)),
     ],
-    hint="with f = sum_i alpha_i K(x_i, .) on the training points, the gradient's coefficients are "
-         "-2 (y - K @ alpha) + 2 lam alpha",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.5",
+    hints=("section 5.5's table gives the gradient of each term as a function; write each one "
+           "as coefficients on the bumps K(x_i, .) of the training points",
+           "the loss term puts a residual-times-constant weight on each bump and the regulariser "
+           "adds a multiple of f itself; f's values at the training points come from the Gram "
+           "matrix times alpha"),
 )
 
 
@@ -147,7 +161,11 @@ Q1 = Question(
         Diagnosis("gamma divides", "the package's gamma multiplies: exp(-gamma ||x - z||^2)",
                   lambda alpha, centres, gamma: float(np.sqrt(alpha @ _gram_divides(centres, centres, gamma) @ alpha))),
     ],
-    hint="K = exp(-gamma * squared distances between the centres); return sqrt(alpha @ K @ alpha)",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.2",
+    hints=("section 5.2 defines the norm from the inner product <f, f>; expand it bump by bump",
+           "every pair of centres contributes its two coefficients times the kernel between them; "
+           "that double sum is a quadratic form in the Gram matrix of the centres, and the norm is "
+           "not the quadratic form itself"),
 )
 
 
@@ -181,7 +199,11 @@ Q2 = Question(
         Diagnosis("no weights", "each K(x_i, z_j) is weighted by alpha_i beta_j",
                   lambda alpha, X, beta, Z, gamma: float(_gram(X, Z, gamma).sum())),
     ],
-    hint="K = exp(-gamma ||x_i - z_j||^2) is (m, p); return alpha @ K @ beta",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.2",
+    hints=("section 5.2: the inner product is bilinear, so expand <f, g> over the bumps of f and "
+           "the bumps of g and use <K(x, .), K(z, .)> = K(x, z)",
+           "the kernel matrix you need is rectangular, centres of f against centres of g; the "
+           "answer is one number, a bilinear form in alpha and beta"),
 )
 
 
@@ -248,8 +270,12 @@ Q3 = Question(
         Diagnosis("predict after shrinking", "predict f(x_t) with the old f, before shrinking it",
                   _sq_mistake(lambda eta, lam: 1 - 2 * eta * lam, _two_eta_residual, f_after_shrink=True)),
     ],
-    hint="f(x_t) = sum_i alpha_i exp(-gamma ||x_i - x_t||^2); return "
-         "np.append((1 - 2 eta lam) * alpha, 2 eta (y_t - f(x_t)))",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.6",
+    hints=("take the functional gradient of the single-example loss (y_t - f(x_t))^2 + lam ||f||^2 "
+           "(section 5.5) and move f against it with step eta; then read off the coefficients",
+           "the regulariser's gradient is a multiple of f, so it rescales every old coefficient; "
+           "the loss's gradient is a multiple of the one bump K(x_t, .), so it appends one "
+           "coefficient; predict f(x_t) before changing anything"),
 )
 
 
@@ -296,8 +322,11 @@ Q4 = Question(
         Diagnosis("always add", "without a margin error the subgradient of the hinge is 0: append 0",
                   _hinge_mistake(lambda eta, y, fx: eta * y)),
     ],
-    hint="f(x_t) as a sum of bumps; new = eta * y_t if y_t * f(x_t) < 1 else 0; return "
-         "np.append((1 - 2 eta lam) * alpha, new)",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.7",
+    hints=("section 5.7: the hinge max(0, 1 - y f(x)) has a subgradient that is zero outside the "
+           "margin and a multiple of K(x_t, .) inside it; the regulariser acts on every step",
+           "decide first whether (x_t, y_t) is a margin error (compare y_t f(x_t) with 1, not "
+           "with 0); the step moves against the subgradient, so the new weight has the sign of y_t"),
 )
 
 
@@ -334,9 +363,330 @@ Q5 = Question(
         Diagnosis("norm", "<f, K(x, .)> is an inner product, not ||f|| ||K(x, .)||",
                   lambda alpha, centres, x, gamma: _f(alpha, centres, gamma).norm()),
     ],
-    hint="K(x, .) has centres [x] and coefficients [1]; <f, g> = alpha^T K beta gives "
-         "sum_i alpha_i exp(-gamma ||x_i - x||^2)",
+    rtol=2e-5, atol=1e-6, kind="derive", section="5.3",
+    hints=("treat K(x, .) as a function of the RKHS in its own right: which centres and which "
+           "coefficients does it have? Then use your inner product from ex5.q2",
+           "the second function has one centre, x, with coefficient 1; the kernel matrix between "
+           "the centres of f and it has a single column"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5]
+# ============================================================== true-or-false questions
+def statement_cases(keys):
+    """Cases of a true-or-false question: every statement once, in an order drawn from the rng."""
+    def cases(rng):
+        order = rng.permutation(len(keys))
+        return [Case((keys[i],), label=f"statement {keys[i]!r}") for i in order]
+    return cases
+
+
+def statement_reference(truth):
+    """The answer key as a function: ``key -> True/False``."""
+    def answer(statement):
+        return bool(truth[statement])
+    return answer
+
+
+def statement_diagnoses(truth, messages):
+    """One diagnosis per statement: the answer that gets this statement, and only it, wrong."""
+    diagnoses = []
+    for key, message in messages.items():
+        def mistake(statement, _key=key):
+            return (not truth[statement]) if statement == _key else bool(truth[statement])
+        diagnoses.append(Diagnosis(f"{key}: {'true' if truth[key] else 'false'}", message, mistake))
+    return diagnoses
+
+
+# ===================================================================== ex5.q6
+_COMPLETION_TRUTH = {
+    "unique": False,
+    "values": True,
+    "symmetry": False,
+    "zero norm": True,
+    "limits": False,
+}
+
+Q6 = Question(
+    id="ex5.q6", title="is the inner product well defined?", function="completion_statements",
+    points=2, kind="choice", section="5.12",
+    forbidden=("kernelcourse.rkhs.RKHSFunction",),
+    reference=statement_reference(_COMPLETION_TRUTH), cases=statement_cases(list(_COMPLETION_TRUTH)),
+    diagnoses=statement_diagnoses(_COMPLETION_TRUTH, {
+        "unique": "'unique' is false: one function can have several expansions (a repeated centre "
+                  "split in two, or any kernel of finite rank such as the linear one); that is "
+                  "exactly why 5.12 has to prove the inner product does not depend on the expansion",
+        "values": "'values' is true: sum_ij alpha_i beta_j K(x_i, z_j) = sum_j beta_j f(z_j), and "
+                  "f(z_j) does not care how f was written; by symmetry the same holds for g",
+        "symmetry": "'symmetry' is false: symmetry of K lets you swap the roles of f and g, but the "
+                    "independence of the expansion comes from rewriting the double sum as values "
+                    "of f (the reproducing property), not from symmetry alone",
+        "zero norm": "'zero norm' is true: |f(x)| = |<f, K(x, .)>| <= ||f|| sqrt(K(x, x)) by "
+                     "Cauchy-Schwarz, so ||f|| = 0 forces f(x) = 0 everywhere; this is what makes "
+                     "<.,.> an inner product and not only a semi-inner product",
+        "limits": "'limits' is false: finite sums of bumps are not closed under limits (an infinite "
+                  "sum of shrinking bumps converges to a function that no finite sum equals); the "
+                  "completion adds those limits, which is what 5.12 constructs",
+    }),
+    hints=("decide each statement with section 5.12's argument: rewrite the double sum of <f, g> "
+           "with the reproducing property and see what it depends on",
+           "two of the five are true; for 'zero norm' combine the reproducing property with "
+           "Cauchy-Schwarz, and for 'unique' try the linear kernel with three centres in the plane"),
+)
+
+
+# ===================================================================== ex5.q7
+def _null_direction(X):
+    """A unit vector v with X^T v = 0 (X has more rows than columns): sum_i v_i K(x_i, .) = 0."""
+    U, _, _ = np.linalg.svd(X, full_matrices=True)
+    return U[:, -1]
+
+
+def _another_expansion(alpha, X):
+    """alpha plus a direction whose bumps add up to the zero function of the linear kernel."""
+    return np.asarray(alpha, dtype=float) + _null_direction(X)
+
+
+def _cases_expansion(rng):
+    cases = []
+    for m, d in [(3, 2), (4, 1), (5, 3), (6, 2)]:
+        X, alpha = np.round(rng.normal(size=(m, d)), 3), np.round(rng.normal(size=m), 3)
+        cases.append(Case((alpha, X), label=f"{m} centres in {d}-D, linear kernel"))
+    return cases
+
+
+def _same_function(beta, case):
+    alpha, X = case.args
+    beta = np.asarray(beta, dtype=float)
+    scale = 1.0 + np.abs(X).max() * (np.abs(alpha).sum() + np.abs(beta).sum())
+    return beta.shape == alpha.shape and bool(np.allclose(X.T @ beta, X.T @ alpha, rtol=0,
+                                                          atol=1e-5 * scale))
+
+
+def _different(beta, case):
+    alpha = case.args[0]
+    beta = np.asarray(beta, dtype=float)
+    return beta.shape == alpha.shape and float(np.max(np.abs(beta - alpha))) >= 0.1
+
+
+def _shape_of(case):
+    return (len(case.args[0]),)
+
+
+def _is_same(beta, case):
+    return np.asarray(beta).shape == _shape_of(case) and _different(beta, case) is False
+
+
+def _is_rescaled(beta, case):
+    alpha, beta = case.args[0], np.asarray(beta, dtype=float)
+    if beta.shape != alpha.shape or not _different(beta, case):
+        return False
+    c = float(beta @ alpha / (alpha @ alpha))
+    return abs(c - 1.0) > 0.05 and bool(np.allclose(beta, c * alpha, atol=1e-6))
+
+
+def _top_eigenvector(X):
+    _, U = np.linalg.eigh(X @ X.T)
+    return U[:, -1]
+
+
+def _is_top_direction(beta, case):
+    alpha, X = case.args
+    v = np.asarray(beta, dtype=float) - alpha
+    if v.shape != alpha.shape or np.linalg.norm(v) < 1e-6:
+        return False
+    u = _top_eigenvector(X)
+    return abs(float(u @ v)) / np.linalg.norm(v) > 1 - 1e-6
+
+
+def _is_orthogonal_to_alpha(beta, case):
+    alpha, X = case.args
+    v = np.asarray(beta, dtype=float) - alpha
+    if v.shape != alpha.shape or np.linalg.norm(v) < 0.1 or _same_function(beta, case):
+        return False
+    return abs(float(v @ alpha)) < 1e-6 * (1 + np.linalg.norm(alpha) * np.linalg.norm(v))
+
+
+def _orthogonal_change(alpha, X):
+    rng = np.random.default_rng(len(alpha))
+    v = rng.normal(size=len(alpha))
+    v -= (v @ alpha) / (alpha @ alpha) * alpha
+    return alpha + v / np.linalg.norm(v)
+
+
+Q7 = Question(
+    id="ex5.q7", title="two expansions of one function", function="another_expansion", points=2,
+    forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.orthogonal_to_span"),
+    kind="witness", section="5.12",
+    reference=_another_expansion, cases=_cases_expansion, compare_reference=False,
+    properties=[
+        Property("same function", _same_function,
+                 "sum_i beta_i K(x_i, .) is not the same function as sum_i alpha_i K(x_i, .): "
+                 "with the linear kernel both are x -> (sum_i c_i x_i) . x"),
+        Property("different", _different,
+                 "beta must differ from alpha by at least 0.1 in some coefficient"),
+    ],
+    diagnoses=[
+        Diagnosis("the same expansion", "you returned alpha itself: look for a change v of the "
+                  "coefficients whose bumps add up to the zero function, sum_i v_i K(x_i, .) = 0",
+                  lambda alpha, X: np.array(alpha, dtype=float), detect=_is_same),
+        Diagnosis("rescaled", "c alpha describes c f, a different function unless c = 1; the "
+                  "change must be invisible to the function, not proportional to it",
+                  lambda alpha, X: 2.0 * np.asarray(alpha, dtype=float), detect=_is_rescaled),
+        Diagnosis("largest eigenvector", "np.linalg.eigh sorts the eigenvalues in increasing order: "
+                  "a change v with sum_i v_i K(x_i, .) = 0 has v^T K v = ||sum_i v_i K(x_i, .)||^2 "
+                  "= 0, an eigenvalue 0 of K (the first column), not the largest",
+                  lambda alpha, X: np.asarray(alpha, dtype=float) + _top_eigenvector(X),
+                  detect=_is_top_direction),
+        Diagnosis("orthogonal to alpha", "a change orthogonal to alpha still changes the function; "
+                  "what must vanish is sum_i v_i x_i, i.e. X^T v = 0",
+                  _orthogonal_change, detect=_is_orthogonal_to_alpha),
+    ],
+    hints=("with the linear kernel, sum_i c_i K(x_i, .) is the function x -> w . x with "
+           "w = sum_i c_i x_i: which changes of the coefficients leave w alone?",
+           "there are more centres than dimensions, so some non-zero v has sum_i v_i x_i = 0; "
+           "the SVD of X, or the eigenvector of K = X X^T for the eigenvalue 0, gives one"),
+)
+
+
+# ===================================================================== ex5.q8
+def _top_gram_eigenvalue(X, gamma):
+    return float(np.linalg.eigvalsh(_gram(X, X, gamma))[-1])
+
+
+def _predict_top(X, gamma, N):
+    """N/n times the top eigenvalue of the sample's Gram matrix: n mu_1 for the operator's mu_1."""
+    return N / len(X) * _top_gram_eigenvalue(X, gamma)
+
+
+def _cases_top(rng):
+    cases = []
+    for n, N, gamma, sigma in [(150, 600, 1.0, 1.0), (120, 720, 0.5, 1.5), (100, 500, 2.0, 0.8)]:
+        X = np.round(rng.normal(scale=sigma, size=(n, 1)), 4)
+        cases.append(Case((X, gamma, N), label=f"{n} points drawn from N(0, {sigma}^2), "
+                                               f"gamma={gamma}, N={N}"))
+    return cases
+
+
+Q8 = Question(
+    id="ex5.q8", title="the top eigenvalue of a bigger Gram matrix", function="predict_top_eigenvalue",
+    points=2, kind="predict", section="5.13", rtol=0.02, atol=0.0,
+    forbidden=("kernelcourse.nystroem.rbf_gram_spectrum", "kernelcourse.kernel_pca.KernelPCA"),
+    reference=_predict_top, cases=_cases_top,
+    diagnoses=[
+        Diagnosis("no scaling", "the eigenvalues of a Gram matrix grow with the number of points: "
+                  "lambda_i(K) / n estimates the operator's mu_i (5.13), so N points give about "
+                  "N mu_1", lambda X, gamma, N: _top_gram_eigenvalue(X, gamma)),
+        Diagnosis("operator eigenvalue", "lambda_1(K) / n is the operator's eigenvalue mu_1; the "
+                  "question asks for the top eigenvalue of the N-point Gram matrix, about N mu_1",
+                  lambda X, gamma, N: _top_gram_eigenvalue(X, gamma) / len(X)),
+        Diagnosis("square root", "the eigenvalues grow linearly in the number of points, not like "
+                  "its square root: lambda_i(K_N) is about N mu_i",
+                  lambda X, gamma, N: np.sqrt(N / len(X)) * _top_gram_eigenvalue(X, gamma)),
+        Diagnosis("ascending", "np.linalg.eigvalsh returns the eigenvalues in increasing order: "
+                  "the largest is the last one",
+                  lambda X, gamma, N: N / len(X) * float(np.linalg.eigvalsh(_gram(X, X, gamma))[0])),
+    ],
+    hints=("section 5.13: the Gram matrix's eigenvalues divided by the number of points estimate "
+           "the operator's eigenvalues, which do not depend on how many points you drew",
+           "estimate mu_1 from the n points you have, then ask what N points would give; the "
+           "answer is within 2% of the estimate from your sample, which is what is graded"),
+)
+
+
+# ===================================================================== ex5.q9
+_BUGGY_EXTENSION = """\
+def extend_eigenfunctions(K_new, K, k):
+    n = K.shape[0]
+    s, U = np.linalg.eigh(K)
+    s, U = s[::-1][:k], U[:, ::-1][:, :k]      # the k largest eigenpairs of K
+    mu = s                                     # the kernel operator's eigenvalues
+    phi_train = np.sqrt(n) * U                 # the eigenfunctions at the training points
+    return K_new @ phi_train / (n * mu)        # phi(x) = sum_j K(x, x_j) phi(x_j) / (n mu)
+"""
+
+
+def _given(source, name):
+    """The function a fix question hands out, bug included (exec'd from its source)."""
+    space = {"np": np}
+    exec(compile(source, f"<the given {name}>", "exec"), space)
+    return space[name]
+
+
+def _extend(K_new, K, k):
+    """The Nystroem extension sqrt(n) K_new u_i / lambda_i(K) of the top k eigenfunctions."""
+    n = K.shape[0]
+    s, U = np.linalg.eigh(K)
+    s, U = s[::-1][:k], U[:, ::-1][:, :k]
+    return np.sqrt(n) * (K_new @ U) / s
+
+
+def _scaled_extension(factor):
+    def mistake(K_new, K, k):
+        return _extend(K_new, K, k) * factor(K.shape[0])
+    return mistake
+
+
+def _cases_extend(rng):
+    cases = []
+    for n, p, k, gamma in [(8, 3, 2, 0.5), (12, 4, 2, 1.0), (15, 5, 3, 0.3)]:
+        X = _points(rng, n, 2)
+        X_new = _points(rng, p, 2)
+        cases.append(Case((_gram(X_new, X, gamma), _gram(X, X, gamma), k),
+                          label=f"K_new of shape ({p}, {n}), K ({n}, {n}), k={k}"))
+    return cases
+
+
+def _column_signs(actual, expected):
+    """actual with each column's sign turned to match expected (eigenvectors have no sign)."""
+    actual = np.array(actual, dtype=float)
+    signs = np.sign(np.sum(actual * expected, axis=0))
+    signs[signs == 0] = 1.0
+    return actual * signs
+
+
+def _extension_is(factor):
+    def detect(actual, case):
+        expected = _extend(*case.args) * factor(case.args[1].shape[0])
+        actual = np.asarray(actual, dtype=float)
+        if actual.shape != expected.shape:
+            return False
+        return bool(np.allclose(_column_signs(actual, expected), expected, rtol=1e-4,
+                                atol=1e-6 * np.abs(expected).max()))
+    return detect
+
+
+def _matches_up_to_sign(actual, case):
+    return _extension_is(lambda n: 1.0)(actual, case)
+
+
+Q9 = Question(
+    id="ex5.q9", title="fix the Nystroem extension of the eigenfunctions",
+    function="extend_eigenfunctions", points=3, kind="fix", section="5.13",
+    forbidden=("kernelcourse.nystroem.Nystroem", "kernelcourse.kernel_pca.KernelPCA"),
+    reference=_extend, cases=_cases_extend, compare_reference=False,
+    properties=[Property("the extension", _matches_up_to_sign,
+                         "the values differ from the eigenfunctions' extension (each column is "
+                         "compared up to its sign, to 4 significant digits)")],
+    diagnoses=[
+        Diagnosis("operator eigenvalue as lambda(K)", "the bug is still there: the operator's "
+                  "eigenvalue mu_i is lambda_i(K) / n (5.13), not lambda_i(K); with mu = s the "
+                  "values are n times too small",
+                  _given(_BUGGY_EXTENSION, "extend_eigenfunctions"),
+                  detect=_extension_is(lambda n: 1.0 / n)),
+        Diagnosis("mu = n lambda", "the Gram matrix's eigenvalues grow with n, so the operator's "
+                  "are lambda_i(K) divided by n, not multiplied",
+                  _scaled_extension(lambda n: 1.0 / n**2), detect=_extension_is(lambda n: 1.0 / n**2)),
+        Diagnosis("unit eigenvectors", "the eigenfunctions are normalised in L2(p): their values at "
+                  "the n training points are sqrt(n) u_i, not the unit eigenvector u_i; the "
+                  "sqrt(n) must stay", _scaled_extension(lambda n: 1.0 / np.sqrt(n)),
+                  detect=_extension_is(lambda n: 1.0 / np.sqrt(n))),
+    ],
+    hint="delete this line; the code below has one bug: find it and fix it",
+    hints=("at the training points (K_new = K) the extension must give back the eigenfunctions' "
+           "values phi_train; try it, and compare the two",
+           "section 5.13 relates the eigenvalues of the Gram matrix to those of the kernel "
+           "operator: one grows with the number of points, the other does not"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9]

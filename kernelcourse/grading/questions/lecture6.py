@@ -6,17 +6,31 @@ training points, frequencies and offsets already drawn, feature matrices, or
 measured costs. Nothing here imports Dask: the chunked solve is the same sum
 whether the chunks live on one machine or many.
 
-============  ======================  ====  ==============================================
-id            function                pts   syllabus
-============  ======================  ====  ==============================================
-l6.cp1        nystroem_features       2     6.2 Phi = K_nm K_mm^{-1/2}
-l6.cp2        explained_variance      2     6.4 eigenvalues of the centred K over its trace
-ex6.q1        rff_gram                2     6.3 Z Z^T with Z = sqrt(2/D) cos(X Omega^T + b)
-ex6.q2        nystroem_gram           2     6.2 K_nm K_mm^{-1} K_mn
-ex6.q3        kpca_project            3     6.4 new points centred with the training mean
-ex6.q4        chunked_ridge           3     6.5 (sum_c Phi_c^T Phi_c + lam I)^-1 sum_c Phi_c^T y_c
-ex6.q5        scaling_exponent        2     6.1 the slope of log(cost) against log(n)
-============  ======================  ====  ==============================================
+============  ===========================  ====  =========  =======  ==================================
+id            function                     pts   kind       section  asks for
+============  ===========================  ====  =========  =======  ==================================
+l6.cp1        nystroem_features            2     derive     6.2      the Nystroem features
+l6.cp2        explained_variance           2     derive     6.4      kernel PCA's explained variance
+ex6.q1        rff_gram                     2     derive     6.3      the random-feature Gram matrix
+ex6.q2        nystroem_gram                2     derive     6.2      the Nystroem approximation of K
+ex6.q3        kpca_project                 3     derive     6.4      new points on the components
+ex6.q4        chunked_ridge                3     derive     6.5      ridge, Phi read chunk by chunk
+ex6.q5        scaling_exponent             2     derive     6.1      the fitted exponent of a cost
+ex6.q6        choose_landmarks             2     parameter  6.2      the smallest m meeting an error
+ex6.q7        exact_landmarks              2     predict    6.3      m for an exact polynomial kernel
+ex6.q8        scale_statements             2     choice     6.1-6.5  true or false at scale
+ex6.q9        kpca_transform               3     fix        6.4      fix kernel PCA's new-point centring
+============  ===========================  ====  =========  =======  ==================================
+
+No question text prints its formula: each names the quantity and the section that derives it.
+
+ex6.q4 is checked by behaviour as well as by value: its ``Phi`` is a :class:`FeatureRows`, which
+hands out at most ``chunk_size`` rows at a time and refuses anything that needs all of Phi at
+once (``Phi.T``, ``np.asarray(Phi)``, ``Phi @ w``), with a message that says so. So that it
+reaches the grading command's worker too, this module teaches
+:mod:`~kernelcourse.grading.transport` one more tagged form, ``{"$rows": ...}``
+(:func:`_install_rows_transport`, run on import: the worker imports every question module
+before it reads a request).
 """
 from __future__ import annotations
 
@@ -74,7 +88,7 @@ CP1 = Question(
         "kernelcourse.nystroem.Nystroem",
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
-    reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem, rtol=1e-6,
+    reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem,
     diagnoses=[
         Diagnosis("no K_mm^{-1/2}", "the features are K_nm K_mm^{-1/2}: without the inverse square "
                   "root, Phi Phi^T = K_nm K_mn counts the landmarks' overlap twice",
@@ -88,7 +102,11 @@ CP1 = Question(
                   "rotated features; the question asks for the symmetric root U diag(s^{-1/2}) U^T",
                   _cholesky_features),
     ],
-    hint="s, U = np.linalg.eigh(K_mm); K_mm^{-1/2} = U @ diag(1 / sqrt(s)) @ U.T; return K_nm @ it",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.2",
+    hints=("section 6.2: the features must satisfy Phi Phi^T = K_nm K_mm^{-1} K_mn; split the "
+           "middle factor into two equal symmetric halves, one for each side",
+           "a symmetric matrix's power is taken on its eigenvalues: decompose K_mm, apply the "
+           "power to the eigenvalues, and put the eigenvectors back on both sides"),
 )
 
 
@@ -115,7 +133,7 @@ CP2 = Question(
         "kernelcourse.kernel_pca.explained_variance_ratio",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=explained_variance_ratio, cases=_cases_variance, atol=1e-8,
+    reference=explained_variance_ratio, cases=_cases_variance,
     properties=[Property("sums to one", _sums_to_one,
                          "the shares of the variance add up to 1: divide by the sum of all eigenvalues")],
     diagnoses=[
@@ -128,8 +146,12 @@ CP2 = Question(
                   "the number of points gives the variance itself, not its share",
                   lambda K: _eig_desc(center_gram(K)) / K.shape[0]),
     ],
-    hint="Kc = K - K.mean(0) - K.mean(1)[:, None] + K.mean(); s = eigvalsh(Kc)[::-1]; "
-         "set the tiny negative ones to 0 and return s / s.sum()",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.4",
+    hints=("section 6.4: kernel PCA diagonalises the Gram matrix of the centred features, so "
+           "centre K first (section 3.7's double centring), then look at its eigenvalues",
+           "each component's share is its eigenvalue over the total variance, the trace of the "
+           "centred matrix; order them from the largest, and rounding can leave tiny negative "
+           "eigenvalues that are really zero"),
 )
 
 
@@ -141,7 +163,7 @@ def _rff_gram(X, Omega, b):
 
 def _cases_rff(rng):
     cases = []
-    for n, d, D in [(3, 2, 8), (4, 3, 20), (5, 2, 50)]:
+    for n, d, D in [(3, 3, 8), (4, 4, 20), (5, 5, 50)]:   # d != 2: D/d and D/2 stay apart
         X = _points(rng, n, d)
         Omega = np.round(rng.standard_normal((D, d)), 4)
         b = np.round(rng.uniform(0, 2 * np.pi, D), 4)
@@ -149,9 +171,9 @@ def _cases_rff(rng):
     return cases
 
 
-def _rff_gram_with(scale, offset=True):
+def _rff_gram_with(scale, offset=True, width=lambda X, b: len(b)):
     def mistake(X, Omega, b):
-        D = len(b)
+        D = width(X, b)
         Z = scale(D) * np.cos(X @ Omega.T + (b if offset else 0.0))
         return Z @ Z.T
     return mistake
@@ -172,8 +194,16 @@ Q1 = Question(
                   "2 cos(w.x + b) cos(w.z + b)", _rff_gram_with(lambda D: math.sqrt(1.0 / D))),
         Diagnosis("no offset", "the offsets b go inside the cosine: cos(X Omega^T + b)",
                   _rff_gram_with(lambda D: math.sqrt(2.0 / D), offset=False)),
+        Diagnosis("input dimension as D", "D in sqrt(2/D) is the number of random features "
+                  "(len(b), the rows of Omega), not the input dimension X.shape[1]",
+                  _rff_gram_with(lambda D: math.sqrt(2.0 / D), width=lambda X, b: X.shape[1])),
     ],
-    hint="Z = sqrt(2 / D) * cos(X @ Omega.T + b) with D = len(b); return Z @ Z.T",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.3",
+    hints=("section 6.3 (and 2.8): each random feature is a cosine of a frequency-projected point "
+           "plus its offset, scaled so that the average of D products estimates the kernel",
+           "D is the number of features (the rows of Omega, the length of b), not the input "
+           "dimension; the scale is chosen so that E[2 cos(w.x + b) cos(w.z + b)] = K(x, z) "
+           "becomes an average over D terms"),
 )
 
 
@@ -190,7 +220,7 @@ Q2 = Question(
         "kernelcourse.nystroem.Nystroem",
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
-    reference=_nystroem_gram, cases=_cases_nystroem, rtol=1e-6, atol=1e-8,
+    reference=_nystroem_gram, cases=_cases_nystroem,
     diagnoses=[
         Diagnosis("no K_mm^{-1}", "the approximation is K_nm K_mm^{-1} K_mn; without K_mm^{-1} the "
                   "landmarks' own similarities are counted twice", lambda K_nm, K_mm: K_nm @ K_nm.T),
@@ -200,7 +230,11 @@ Q2 = Question(
         Diagnosis("K_mm", "the middle factor is the inverse K_mm^{-1}, not K_mm",
                   lambda K_nm, K_mm: K_nm @ K_mm @ K_nm.T),
     ],
-    hint="return K_nm @ np.linalg.solve(K_mm, K_nm.T)",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.2",
+    hints=("section 6.2: the Nystroem approximation is the Gram matrix of the Nystroem features, "
+           "so multiply the features by their own transpose and simplify the middle",
+           "the landmarks' Gram matrix appears once, inverted, between K_nm and its transpose; a "
+           "linear solve is more accurate than forming the inverse"),
 )
 
 
@@ -233,7 +267,7 @@ Q3 = Question(
         "kernelcourse.feature_space.GramCenterer",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=_kpca_project, cases=_cases_project, rtol=1e-6, atol=1e-8,
+    reference=_kpca_project, cases=_cases_project,
     diagnoses=[
         Diagnosis("own mean", "new points are centred with the TRAINING mean phi_S: subtract each "
                   "new row's own mean, the training column means of K_train, and add back the mean "
@@ -249,15 +283,133 @@ Q3 = Question(
                   "eigenvalue", lambda K_new, K_train, U, eigenvalues:
                   center_kernel_rows(K_new, K_train) @ (U / eigenvalues)),
     ],
-    hint="Kc = K_new - K_new.mean(1)[:, None] - K_train.mean(0) + K_train.mean(); "
-         "return Kc @ (U / np.sqrt(eigenvalues))",
+    rtol=1e-4, atol=1e-6, kind="derive", section="6.4",
+    hints=("section 6.4: a new point is centred with the TRAINING mean in feature space; write "
+           "<phi(x) - phi_mean, phi(x_i) - phi_mean> with kernel values only",
+           "four terms: the kernel value, the new row's mean over the training points, the "
+           "training columns' means, the training matrix's overall mean; then each component "
+           "direction is its eigenvector scaled so that it has unit norm in feature space"),
 )
 
 
 # ===================================================================== ex6.q4
+class FeatureRows:
+    """A feature matrix handed out chunk by chunk: ``Phi.shape``, ``len(Phi)``, ``Phi.dtype``
+    and ``Phi[start:stop]`` (an ndarray of at most ``budget`` rows; also ``Phi[i]``, one row)
+    work; anything that needs more rows at once raises ``ValueError`` naming what asked."""
+
+    def __init__(self, rows, budget):
+        self._rows = np.array(rows, dtype=float)
+        if self._rows.ndim != 2:
+            raise ValueError(f"FeatureRows needs a 2-D array; got shape {self._rows.shape}")
+        self.budget = int(budget)
+
+    shape = property(lambda self: self._rows.shape)
+    ndim = property(lambda self: 2)
+    dtype = property(lambda self: self._rows.dtype)
+    size = property(lambda self: self._rows.size)
+
+    def __len__(self):
+        return self._rows.shape[0]
+
+    def _refuse(self, what, rows=None):
+        rows = len(self) if rows is None else rows
+        raise ValueError(f"{what} takes {rows} rows of Phi at once; take at most "
+                         f"{self.budget}: Phi[start:start + chunk_size]")
+
+    def __getitem__(self, key):
+        first = key[0] if isinstance(key, tuple) and key else key
+        if first is Ellipsis or first is None:
+            self._refuse(f"Phi[{key!r}]")
+        picked = np.arange(len(self))[first]
+        count = int(np.size(picked))
+        if count > self.budget:
+            self._refuse(f"Phi[{key!r}]", count)
+        return np.array(self._rows[key])
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self._rows[i].copy()
+
+    def __array__(self, dtype=None, copy=None):
+        self._refuse("np.asarray(Phi) (or a NumPy function on all of Phi)")
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        self._refuse(f"np.{ufunc.__name__} on the whole of Phi")
+
+    def __array_function__(self, func, types, args, kwargs):
+        self._refuse(f"np.{func.__name__} on the whole of Phi")
+
+    def __matmul__(self, other):
+        self._refuse("Phi @ ...")
+
+    def __rmatmul__(self, other):
+        self._refuse("... @ Phi")
+
+    @property
+    def T(self):
+        self._refuse("Phi.T")
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("_rows", "budget"):
+            raise AttributeError(name)
+        self._refuse(f"Phi.{name}")
+
+    def __deepcopy__(self, memo):
+        return FeatureRows(self._rows, self.budget)
+
+    def __eq__(self, other):
+        return (isinstance(other, FeatureRows) and self.budget == other.budget
+                and np.array_equal(self._rows, other._rows))
+
+    __hash__ = None
+
+    def __repr__(self):
+        n, D = self._rows.shape
+        return f"FeatureRows({n}x{D}, at most {self.budget} rows at a time)"
+
+
+def _install_rows_transport():
+    """Let a :class:`FeatureRows` travel to the grading worker as ``{"$rows": ...}``.
+
+    The question's cases cross to the worker as JSON (:mod:`..transport`); this wraps its
+    ``encode``/``decode`` once, so the tagged form is written and read back as a FeatureRows,
+    a plain-data object (an array and an int) that runs nothing when decoded.
+    """
+    from .. import transport
+
+    if getattr(transport, "_rows_installed", False):
+        return
+    plain_encode, plain_decode = transport.encode, transport.decode
+
+    def encode(obj, _depth=0):
+        if isinstance(obj, FeatureRows):
+            return {"$rows": plain_encode(obj._rows, _depth + 1), "budget": obj.budget}
+        return plain_encode(obj, _depth)
+
+    def decode(obj, _depth=0):
+        if isinstance(obj, dict) and "$rows" in obj:
+            rows, budget = plain_decode(obj["$rows"], _depth + 1), obj.get("budget")
+            if not isinstance(rows, np.ndarray) or not isinstance(budget, int) or budget < 1:
+                raise transport.UnsupportedValue("malformed $rows value")
+            return FeatureRows(rows, budget)
+        return plain_decode(obj, _depth)
+
+    transport.encode, transport.decode = encode, decode
+    transport._rows_installed = True
+
+
+_install_rows_transport()
+
+
 def _chunked_ridge(Phi, y, lam, chunk_size):
-    """The ridge weights: the same whatever the chunks (lecture 3.1's primal_ridge)."""
-    return primal_ridge(Phi, y, lam)
+    """The ridge weights from the two sums, chunk by chunk (equal to lecture 3.1's primal_ridge)."""
+    D = Phi.shape[1]
+    A, c = np.zeros((D, D)), np.zeros(D)
+    for P, t in _chunks(Phi, y, chunk_size):
+        A += P.T @ P
+        c += P.T @ t
+    return np.linalg.solve(A + lam * np.eye(D), c)
 
 
 def _cases_chunked(rng):
@@ -265,8 +417,8 @@ def _cases_chunked(rng):
     for n, D, chunk, lam in [(12, 3, 5, 0.5), (20, 4, 6, 2.0), (30, 5, 7, 1.0)]:
         Phi = np.round(rng.normal(size=(n, D)), 3)
         y = np.round(rng.normal(size=n), 3)
-        cases.append(Case((Phi, y, lam, chunk), label=f"Phi of shape ({n}, {D}), lam={lam}, "
-                          f"chunk_size={chunk}"))
+        cases.append(Case((FeatureRows(Phi, chunk), y, lam, chunk),
+                          label=f"Phi of shape ({n}, {D}), lam={lam}, chunk_size={chunk}"))
     return cases
 
 
@@ -287,7 +439,7 @@ def _average_of_solves(Phi, y, lam, chunk_size):
 
 def _last_chunk_dropped(Phi, y, lam, chunk_size):
     full = (len(y) // chunk_size) * chunk_size
-    return primal_ridge(Phi[:full], y[:full], lam)
+    return _chunked_ridge(Phi, y[:full], lam, chunk_size)      # the chunks stop at y[:full]
 
 
 Q4 = Question(
@@ -300,7 +452,7 @@ Q4 = Question(
         "kernelcourse.chunked_ridge.chunk_moments",
         "kernelcourse.chunked_ridge.add_moments",
     ),
-    reference=_chunked_ridge, cases=_cases_chunked, rtol=1e-6,
+    reference=_chunked_ridge, cases=_cases_chunked,
     diagnoses=[
         Diagnosis("lam per chunk", "lambda belongs to the solve, once: add lam I to the SUM of the "
                   "chunks' Phi^T Phi, not to each chunk's", _lam_per_chunk),
@@ -310,8 +462,11 @@ Q4 = Question(
         Diagnosis("last chunk dropped", "the last chunk may be shorter than chunk_size: loop with "
                   "range(0, n, chunk_size) so that no row is left out", _last_chunk_dropped),
     ],
-    hint="A = zeros((D, D)); c = zeros(D); for each chunk: A += P.T @ P; c += P.T @ t; "
-         "then solve (A + lam I) w = c",
+    rtol=2e-5, atol=1e-6, kind="derive", section="6.5",
+    hints=("section 6.5: the ridge normal equations need only two sums over the rows of Phi; "
+           "accumulate both, one chunk Phi[start:start + chunk_size] at a time",
+           "lam belongs to the final solve, once; loop start over range(0, n, chunk_size) so the "
+           "short last chunk is included; Phi here hands out at most chunk_size rows at a time"),
 )
 
 
@@ -350,8 +505,262 @@ Q5 = Question(
         Diagnosis("semi-log", "cost = C n^p is a line in log-log: take the logarithm of n too",
                   _semilog),
     ],
-    hint="p, log_C = np.polyfit(np.log(n), np.log(cost), 1); return p",
+    kind="derive", section="6.1",
+    hints=("section 6.1: a cost C n^p is a straight line in which coordinates? Fit that line to "
+           "all the measurements",
+           "take the logarithm of both n and the cost, fit a least-squares line through every "
+           "point (not two of them), and return its slope"),
 )
 
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5]
+# ===================================================================== ex6.q6
+def _nystroem_error(K, m, absolute=False):
+    """||K - Phi Phi^T||_F / ||K||_F with the first m points as landmarks."""
+    Phi = nystroem_features(K[:, :m], K[:m, :m])
+    err = float(np.linalg.norm(K - Phi @ Phi.T))
+    return err if absolute else err / float(np.linalg.norm(K))
+
+
+def _landmark_errors(K, absolute=False):
+    """The errors for m = 1, 2, ..., computed only as far as they are read."""
+    return (_nystroem_error(K, m, absolute) for m in range(1, len(K) + 1))
+
+
+def _first_meeting(errors, target):
+    return next(m for m, e in enumerate(errors, 1) if e <= target)
+
+
+def _choose_landmarks(X, gamma, target):
+    return _first_meeting(_landmark_errors(RBF(gamma)(X)), target)
+
+
+def _cases_landmarks(rng):
+    cases = []
+    for n, gamma, share in [(25, 0.5, 0.35), (30, 1.0, 0.5), (35, 0.3, 0.3)]:
+        X = _points(rng, n, 2)
+        K = RBF(gamma)(X)
+        m = max(3, int(share * n))
+        before, at = _nystroem_error(K, m - 1), _nystroem_error(K, m)
+        # a target between two consecutive errors, far from both: m meets it, m - 1 does not
+        while not at < float(np.round(np.sqrt(at * before), 4)) < before:
+            m, before, at = m + 1, at, _nystroem_error(K, m + 1)
+        target = float(np.round(np.sqrt(at * before), 4))
+        cases.append(Case((X, gamma, target), label=f"{n} points in 2-D, gamma={gamma}, "
+                                                    f"target relative error {target}"))
+    return cases
+
+
+def _landmark_error_of(m, case):
+    X, gamma, _ = case.args
+    return _nystroem_error(RBF(gamma)(X), int(m))
+
+
+def _meets_target(m, case):
+    X, _, target = case.args
+    return (isinstance(m, (int, np.integer)) and 1 <= m <= len(X)
+            and _landmark_error_of(m, case) <= target)
+
+
+def _smallest(m, case):
+    return int(m) == 1 or _landmark_error_of(int(m) - 1, case) > case.args[2]
+
+
+def _best_rank_m(X, gamma, target):
+    K = RBF(gamma)(X)
+    s = np.clip(np.linalg.eigvalsh(K)[::-1], 0, None)
+    tail = [float(np.sqrt(np.sum(s[m:] ** 2)) / np.linalg.norm(K)) for m in range(1, len(K) + 1)]
+    return _first_meeting(tail, target)
+
+
+Q6 = Question(
+    id="ex6.q6", title="how many landmarks for a target error", function="choose_landmarks",
+    points=2, kind="parameter", section="6.2",
+    forbidden=("kernelcourse.nystroem.approximation_error",
+               "kernelcourse.nystroem.errors_against_components",
+               "kernelcourse.nystroem.Nystroem"),
+    reference=_choose_landmarks, cases=_cases_landmarks,
+    properties=[
+        Property("meets the target", _meets_target, "with that many landmarks (the first m points) "
+                 "the relative Frobenius error of the Nystroem approximation is above the target"),
+        Property("smallest", _smallest, "one landmark fewer also meets the target: the question "
+                 "asks for the smallest m"),
+    ],
+    diagnoses=[
+        Diagnosis("all points", "m = n always meets the target (the approximation is then exact); "
+                  "the point is the smallest m that does",
+                  lambda X, gamma, target: len(X)),
+        Diagnosis("absolute error", "the target is a relative error: divide ||K - K~||_F by "
+                  "||K||_F", lambda X, gamma, target:
+                  _first_meeting(_landmark_errors(RBF(gamma)(X), absolute=True), target)),
+        Diagnosis("best rank m", "the tail of K's eigenvalues is the error of the BEST rank-m "
+                  "approximation; Nystroem with the first m points as landmarks does worse, so "
+                  "measure its own error", _best_rank_m),
+        Diagnosis("one short", "you returned the largest m that still misses the target; the "
+                  "answer is the first m whose error is at or below it",
+                  lambda X, gamma, target: _choose_landmarks(X, gamma, target) - 1),
+    ],
+    hints=("section 6.2: for each m, build the Nystroem approximation from the first m points "
+           "as landmarks and measure its error the way the target is stated",
+           "the error is relative, ||K - K~||_F / ||K||_F, and it falls as m grows; return the "
+           "first m at or below the target, as a Python int"),
+)
+
+
+# ===================================================================== ex6.q7
+def _exact_landmarks(d, degree):
+    """The rank of (x.z + 1)^p on R^d: the number of monomials of degree <= p in d variables."""
+    return math.comb(d + degree, degree)
+
+
+def _cases_exact(rng):
+    pairs = [(d, p) for d in (2, 3, 4, 5) for p in (2, 3, 4)]
+    picked = rng.permutation(len(pairs))[:4]
+    return [Case(pairs[i], label=f"d={pairs[i][0]}, degree={pairs[i][1]}") for i in picked]
+
+
+Q7 = Question(
+    id="ex6.q7", title="how many landmarks make Nystroem exact", function="exact_landmarks",
+    points=2, kind="predict", section="6.3",
+    forbidden=("kernelcourse.features.feature_dim_polynomial", "kernelcourse.features.polynomial_map",
+               "kernelcourse.kernels.Polynomial"),
+    reference=_exact_landmarks, cases=_cases_exact,
+    diagnoses=[
+        Diagnosis("degree p only", "(x.z + 1)^p contains every degree from 0 to p, not only the "
+                  "monomials of degree exactly p", lambda d, degree: math.comb(d + degree - 1, degree)),
+        Diagnosis("ordered products", "(d + 1)^p counts the coordinates of the explicit map with "
+                  "repeats (x1 x2 and x2 x1 separately); the rank counts distinct monomials",
+                  lambda d, degree: (d + 1) ** degree),
+        Diagnosis("d^p", "d^p counts ordered products of exactly p coordinates; the rank of K is "
+                  "the number of distinct monomials of degree at most p",
+                  lambda d, degree: d ** degree),
+    ],
+    hints=("section 6.3: Nystroem is exact once the landmarks span the feature space, so the "
+           "answer is the rank of the kernel: the dimension of its feature map",
+           "expand (x.z + 1)^p: which monomials of x appear, and how many distinct ones are there "
+           "of each degree from 0 to p? A stars-and-bars count"),
+)
+
+
+# ===================================================================== ex6.q8
+from .lecture5 import _given, statement_cases, statement_diagnoses, statement_reference  # noqa: E402
+
+_SCALE_TRUTH = {
+    "all landmarks": True,
+    "fast decay": False,
+    "chunks": False,
+    "new mean": False,
+    "memory": True,
+}
+
+Q8 = Question(
+    id="ex6.q8", title="true or false at scale", function="scale_statements", points=2,
+    forbidden=("kernelcourse.nystroem.Nystroem",),
+    kind="choice", section="6.1",
+    reference=statement_reference(_SCALE_TRUTH), cases=statement_cases(list(_SCALE_TRUTH)),
+    diagnoses=statement_diagnoses(_SCALE_TRUTH, {
+        "all landmarks": "'all landmarks' is true: with every point a landmark, K_nm = K_mm = K and "
+                         "K K^+ K = K, so Nystroem reproduces K exactly (6.2)",
+        "fast decay": "'fast decay' is false: a fast-decaying spectrum favours Nystroem, whose "
+                      "landmarks adapt to the data and capture the few large eigenvalues; random "
+                      "features ignore the data and pay the Monte Carlo rate 1/sqrt(D) (6.3)",
+        "chunks": "'chunks' is false: Phi^T Phi and Phi^T y are sums over rows, so any split into "
+                  "chunks gives the same sums and the same w with the same lam (6.5)",
+        "new mean": "'new mean' is false: new points are centred with the TRAINING mean in "
+                    "feature space, the mean the components were computed around (6.4)",
+        "memory": "'memory' is true: n^2 entries of 8 bytes, 10^12 x 8 bytes = 8 TB (6.1)",
+    }),
+    hints=("each statement has a section of lecture 6 behind it; decide it from that section's "
+           "argument, not from a guess about what sounds plausible",
+           "two of the five are true; for 'memory' count the entries of the Gram matrix and their "
+           "bytes, for 'chunks' write Phi^T Phi as a sum over rows"),
+)
+
+
+# ===================================================================== ex6.q9
+_BUGGY_TRANSFORM = """\
+def kpca_transform(K_new, K_train, k):
+    m = K_train.shape[0]
+    J = np.eye(m) - np.ones((m, m)) / m
+    s, U = np.linalg.eigh(J @ K_train @ J)              # the centred training Gram matrix
+    s, U = s[::-1][:k], U[:, ::-1][:, :k]               # its k leading eigenpairs
+    K_c = K_new - K_new.mean(axis=1, keepdims=True) - K_new.mean(axis=0) + K_new.mean()
+    return K_c @ U / np.sqrt(s)
+"""
+
+
+def _kpca_transform(K_new, K_train, k):
+    s, U = np.linalg.eigh(center_gram(K_train))
+    s, U = s[::-1][:k], U[:, ::-1][:, :k]
+    return center_kernel_rows(K_new, K_train) @ U / np.sqrt(s)
+
+
+def _transform_with(centre, power=0.5):
+    def mistake(K_new, K_train, k):
+        s, U = np.linalg.eigh(center_gram(K_train))
+        s, U = s[::-1][:k], U[:, ::-1][:, :k]
+        return centre(K_new, K_train) @ U / s**power
+    return mistake
+
+
+def _cases_transform(rng):
+    cases = []
+    for n, p, k in [(8, 3, 2), (10, 4, 2), (12, 5, 3)]:
+        X = _points(rng, n, 2, shift=1.0)
+        X_new = _points(rng, p, 2, shift=-0.5)       # elsewhere: their own mean differs
+        kern = RBF(0.4)
+        cases.append(Case((kern(X_new, X), kern(X), k),
+                          label=f"K_new of shape ({p}, {n}), K_train ({n}, {n}), k={k}"))
+    return cases
+
+
+def _transform_is(centre, power=0.5):
+    def detect(actual, case):
+        expected = _transform_with(centre, power)(*case.args)
+        actual = np.asarray(actual, dtype=float)
+        if actual.shape != expected.shape:
+            return False
+        signs = np.sign(np.sum(actual * expected, axis=0))
+        signs[signs == 0] = 1.0
+        return bool(np.allclose(actual * signs, expected, rtol=1e-4,
+                                atol=1e-6 * max(np.abs(expected).max(), 1e-12)))
+    return detect
+
+
+def _training_centring(K_new, K_train):
+    return center_kernel_rows(K_new, K_train)
+
+
+Q9 = Question(
+    id="ex6.q9", title="fix kernel PCA's projection of new points", function="kpca_transform",
+    points=3, kind="fix", section="6.4",
+    forbidden=("kernelcourse.feature_space.center_kernel_rows",
+               "kernelcourse.feature_space.GramCenterer",
+               "kernelcourse.kernel_pca.KernelPCA"),
+    reference=_kpca_transform, cases=_cases_transform, compare_reference=False,
+    properties=[Property("the projection", _transform_is(_training_centring),
+                         "the projections differ from kernel PCA's (each component compared up "
+                         "to its sign, to 4 significant digits)")],
+    diagnoses=[
+        Diagnosis("own mean", "the bug is still there: the new rows are centred with the new "
+                  "points' own means; kernel PCA's components live around the TRAINING mean, so "
+                  "the column means and the overall mean must come from K_train",
+                  _given(_BUGGY_TRANSFORM, "kpca_transform"), detect=_transform_is(_own_mean)),
+        Diagnosis("fixed the scaling", "dividing by sqrt(lambda_k) was right (it gives each "
+                  "direction unit norm in feature space); the bug is in how the new rows are "
+                  "centred: with the new points' own means instead of the training ones",
+                  _transform_with(_own_mean, power=1.0),
+                  detect=_transform_is(_own_mean, power=1.0)),
+        Diagnosis("not centred", "the components were found for centred features: the new "
+                  "kernel rows need centring too, with the training statistics",
+                  _transform_with(lambda K_new, K_train: K_new),
+                  detect=_transform_is(lambda K_new, K_train: K_new)),
+    ],
+    hint="delete this line; the code below has one bug: find it and fix it",
+    hints=("the training Gram matrix is centred on the training mean in feature space; ask which "
+           "mean the line that centres the new rows subtracts",
+           "of the four terms that centre a new kernel row, the first two are right; the other "
+           "two must be statistics of the training points, which the components were built on"),
+)
+
+
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9]

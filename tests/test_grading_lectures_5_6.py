@@ -1,0 +1,160 @@
+"""Lecture 5 and 6 questions beyond the generic sweep: ex6.q4's chunk-by-chunk behaviour (in
+``check`` and through the worker's transport), honest float32 answers, and diagnoses that name
+only their own mistake."""
+import json
+
+import numpy as np
+import pytest
+
+from kernelcourse.grading import evaluate, get_question, transport
+from kernelcourse.grading.questions.lecture6 import FeatureRows
+from kernelcourse.grading.worker import _run
+
+CHUNKED = '''
+import numpy as np
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    D = Phi.shape[1]
+    A, c = np.zeros((D, D)), np.zeros(D)
+    for start in range(0, len(y), chunk_size):
+        P = Phi[start:start + chunk_size]
+        A += P.T @ P
+        c += P.T @ y[start:start + chunk_size]
+    return np.linalg.solve(A + lam * np.eye(D), c)
+'''
+WHOLE = '''
+import numpy as np
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    P = np.asarray(Phi)
+    return np.linalg.solve(P.T @ P + lam * np.eye(P.shape[1]), P.T @ y)
+'''
+
+
+def _function(source):
+    space = {}
+    exec(source, space)
+    return space["chunked_ridge"]
+
+
+def test_feature_rows_hand_out_chunks_and_refuse_the_whole():
+    rows = np.arange(20.0).reshape(10, 2)
+    Phi = FeatureRows(rows, budget=4)
+    assert Phi.shape == (10, 2) and len(Phi) == 10
+    np.testing.assert_array_equal(Phi[8:12], rows[8:])          # the short last chunk
+    np.testing.assert_array_equal(Phi[3], rows[3])
+    assert [r.tolist() for r in Phi][:2] == rows[:2].tolist()
+    for whole in (lambda: Phi.T, lambda: np.asarray(Phi), lambda: Phi[0:5], lambda: Phi[:],
+                  lambda: Phi @ np.ones(2), lambda: np.sum(Phi), lambda: Phi.reshape(-1)):
+        with pytest.raises(ValueError, match="rows of Phi at once; take at most 4"):
+            whole()
+
+
+def test_feature_rows_travel_through_the_transport():
+    Phi = FeatureRows(np.arange(6.0).reshape(3, 2), budget=2)
+    back = transport.loads(transport.dumps([Phi, 1.5]))
+    assert isinstance(back[0], FeatureRows) and back[0] == Phi and back[1] == 1.5
+    with pytest.raises(transport.UnsupportedValue, match="malformed"):
+        transport.loads('{"$rows": [1, 2], "budget": 2}')
+
+
+def test_chunked_answer_passes_and_a_whole_phi_answer_fails_in_check():
+    q = get_question("ex6.q4")
+    assert evaluate(q, _function(CHUNKED), 0).status == "passed"
+    result = evaluate(q, _function(WHOLE), 0)
+    assert result.points == 0 and "rows of Phi at once" in result.line()
+
+
+def test_the_behaviour_check_reaches_the_worker():
+    """The cases as the grading command sends them: JSON, decoded by the worker's own code."""
+    q = get_question("ex6.q4")
+    cases = q.make_cases(5)
+    request = json.loads(json.dumps({
+        "source": WHOLE, "function": "chunked_ridge", "time_limit": 10.0,
+        "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)] for c in cases]}))
+    outcomes = _run(request)["outcomes"]
+    assert [o["kind"] for o in outcomes] == ["error"] * len(cases)
+    assert "rows of Phi at once" in outcomes[0]["message"]
+    request["source"] = CHUNKED
+    outcomes = _run(request)["outcomes"]
+    for case, out in zip(cases, outcomes):
+        np.testing.assert_allclose(transport.decode(out["value"]), q.expected(case), rtol=1e-10)
+
+
+def test_ex6_q1_input_dimension_is_not_called_a_missing_factor():
+    q = get_question("ex6.q1")
+
+    def input_dimension(X, Omega, b):
+        Z = np.sqrt(2.0 / X.shape[1]) * np.cos(X @ Omega.T + b)
+        return Z @ Z.T
+    for seed in range(4):
+        result = evaluate(q, input_dimension, seed)
+        assert result.diagnosis is not None and result.diagnosis.name == "input dimension as D"
+
+
+SOURCES = ["exercises/source/05_rkhs_and_functional_gradient_descent.ipynb",
+           "exercises/source/06_kernel_methods_at_scale.ipynb"]
+
+
+def _solutions():
+    import re
+    from pathlib import Path
+
+    import nbformat
+
+    root = Path(__file__).resolve().parents[1]
+    found = {}
+    for path in SOURCES:
+        for cell in nbformat.read(root / path, as_version=4).cells:
+            match = re.match(r"# ANSWER (\S+)", cell.source)
+            if match:
+                found[match.group(1)] = cell.source
+    return found
+
+
+@pytest.mark.parametrize("qid", ["ex5.q1", "ex5.q2", "ex5.q3", "ex5.q4", "ex5.q5", "ex5.q7",
+                                 "ex5.q8", "ex5.q9", "ex6.q1", "ex6.q2", "ex6.q3", "ex6.q5",
+                                 "ex6.q6", "ex6.q9"])
+def test_the_solution_computed_in_float32_gets_full_marks(qid):
+    """The source notebook's own solution, fed float32 arrays and numbers, so that its
+    arithmetic is float32 (not only its result rounded)."""
+    q = get_question(qid)
+    space = {}
+    exec(_solutions()[qid], space)
+    solution = space[q.function]
+
+    def in_float32(*args):
+        return solution(*[a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype.kind == "f"
+                          else np.float32(a) if isinstance(a, float) else a for a in args])
+    errors = []
+    for seed in range(3):
+        result = evaluate(q, in_float32, seed)
+        if result.status != "passed":
+            errors.append(result.line())
+    assert not errors, errors[0]
+
+
+def test_witness_accepts_any_change_in_the_null_space():
+    q = get_question("ex5.q7")
+
+    def other(alpha, X):
+        U, _, _ = np.linalg.svd(X)
+        return alpha - 3.0 * U[:, -1] + 0.5 * U[:, -1] * (len(alpha) > 4)
+    assert evaluate(q, other, 0).status == "passed"
+
+
+def test_the_choice_questions_give_partial_credit_per_statement():
+    q = get_question("ex6.q8")
+    wrong_twice = {"all landmarks": False, "fast decay": True, "chunks": False,
+                   "new mean": False, "memory": True}
+    result = evaluate(q, lambda statement: wrong_twice[statement], 0)
+    assert result.n_passed == 3 and result.points == pytest.approx(1.2)
+
+
+@pytest.mark.parametrize("qid", ["ex5.q9", "ex6.q9"])
+def test_the_given_buggy_code_is_diagnosed_as_unfixed(qid):
+    q = get_question(qid)
+    unfixed = q.diagnoses[0].mistake
+    assert unfixed.__code__.co_filename.startswith("<the given")
+    result = evaluate(q, unfixed, 0, detect_shortcuts=False)
+    assert result.points == 0 and result.diagnosis is q.diagnoses[0]
