@@ -33,6 +33,7 @@ when none is free, as libsvm computes it.
 """
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -520,7 +521,7 @@ class SupportVectorClassifier(Classifier):
     selection : {"second_order", "max_violating"}, default "second_order"
     multiclass : {"ovr", "ovo"}, default "ovr"
         For more than two classes: one machine per class against the rest, or one
-        per pair of classes (prediction by votes, ties to the first class).
+        per pair of classes (prediction by votes).
     cache_bytes : int, default 400000000
         The Gram matrix is cached when its ``8 n^2`` bytes fit; kernel rows are
         computed on demand otherwise.
@@ -565,10 +566,9 @@ class SupportVectorClassifier(Classifier):
         if self.multiclass == "ovr":
             return [(np.arange(labels.shape[0]), np.where(labels == c, 1.0, -1.0)) for c in range(k)]
         out = []
-        for a in range(k):
-            for c in range(a + 1, k):
-                idx = np.flatnonzero((labels == a) | (labels == c))
-                out.append((idx, np.where(labels[idx] == c, 1.0, -1.0)))
+        for a, c in itertools.combinations(range(k), 2):
+            idx = np.flatnonzero((labels == a) | (labels == c))
+            out.append((idx, np.where(labels[idx] == c, 1.0, -1.0)))
         return out
 
     def fit(self, X, y) -> "SupportVectorClassifier":
@@ -607,29 +607,38 @@ class SupportVectorClassifier(Classifier):
         self.n_iter_ = np.array([run.n_iter for run in self.runs_])
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """``f(x)`` of each machine: shape (n,) for two classes, (n, n_machines) otherwise."""
+    def machine_values(self, X) -> np.ndarray:
+        """``f(x)`` of each machine, shape (n, n_machines): for ``"ovo"``, one column per pair."""
         check_fitted(self, "dual_coef_")
         X = check_X(self, X, reset=False)
-        values = gram(self.kernel_, X, self.support_vectors_) @ self.dual_coef_.T + self.intercept_ \
-            if len(self.support_) else np.tile(self.intercept_, (X.shape[0], 1))
-        return values[:, 0] if len(self.classes_) == 2 else values
+        if not len(self.support_):
+            return np.tile(self.intercept_, (X.shape[0], 1))
+        return gram(self.kernel_, X, self.support_vectors_) @ self.dual_coef_.T + self.intercept_
 
-    def predict(self, X) -> np.ndarray:
-        """The class of each row: the sign for two classes, the largest decision value (ovr)
-        or the most votes (ovo) for more."""
-        values = self.decision_function(X)
+    def decision_function(self, X) -> np.ndarray:
+        """Shape (n,) for two classes: ``f(x)``, positive for ``classes_[1]``. Otherwise
+        (n, n_classes): for ``"ovr"`` each class's ``f(x)``; for ``"ovo"`` each class's votes
+        plus its summed pairwise values squashed into (-1/3, 1/3), so the largest entry is
+        the class with most votes, ties going to the larger total confidence."""
+        values = self.machine_values(X)
         k = len(self.classes_)
         if k == 2:
-            return self.classes_[(values > 0).astype(int)]
+            return values[:, 0]
         if self.multiclass == "ovr":
-            return self.classes_[np.argmax(values, axis=1)]
+            return values
         votes = np.zeros((values.shape[0], k))
-        col = 0
-        for a in range(k):
-            for c in range(a + 1, k):
-                wins = values[:, col] > 0
-                votes[:, c] += wins
-                votes[:, a] += ~wins
-                col += 1
-        return self.classes_[np.argmax(votes, axis=1)]
+        confidence = np.zeros_like(votes)
+        for col, (a, c) in enumerate(itertools.combinations(range(k), 2)):
+            votes[:, c] += values[:, col] > 0
+            votes[:, a] += values[:, col] <= 0
+            confidence[:, c] += values[:, col]
+            confidence[:, a] -= values[:, col]
+        return votes + confidence / (3.0 * (np.abs(confidence) + 1.0))
+
+    def predict(self, X) -> np.ndarray:
+        """The class of each row: the sign of ``f`` for two classes, the largest decision
+        value for more (the largest ``f`` for ``"ovr"``, the most votes for ``"ovo"``)."""
+        values = self.decision_function(X)
+        if len(self.classes_) == 2:
+            return self.classes_[(values > 0).astype(int)]
+        return self.classes_[np.argmax(values, axis=1)]
