@@ -354,9 +354,9 @@ Q4 = Question(
         Diagnosis("far too large", "a huge C gives the hard margin too, but the target is the smallest "
                   "such C, within 20%", _hard_norm_sq),
     ],
-    hints=("the soft margin equals the hard one as soon as no multiplier of the hard margin is cut by "
-           "the box", "solve with a huge C (e.g. kernelcourse.svm.smo on the linear Gram matrix) and "
-           "look at the largest multiplier"),
+    hints=("the soft margin equals the hard one as soon as the box cuts no multiplier of the hard margin",
+           "on a line the two innermost points of the two classes are the support vectors: the margin "
+           "gives w, and w = sum_i a_i y_i x_i gives their multiplier"),
 )
 
 
