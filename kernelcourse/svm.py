@@ -385,7 +385,6 @@ def _smo(rows, y, C, tol, max_iter, selection, record):
     diag = rows.diag
     up = y > 0                   # I_up at a = 0: y = +1
     low = ~up                    # I_low at a = 0: y = -1
-    neg_inf = -np.inf
     second = selection == "second_order"
     steps = {k: [] for k in ("i", "j", "t_free", "t", "clipped", "alpha_i", "alpha_j", "dual",
                              "primal", "duality_gap", "kkt_gap")} if record else None
@@ -394,12 +393,18 @@ def _smo(rows, y, C, tol, max_iter, selection, record):
     it = 0
     if not up.any() or not low.any():
         raise ValueError(f"y must hold both labels -1 and +1; got only {np.unique(y).tolist()}")
+    # work arrays, reused by every step (no allocation inside the loop)
+    minus_inf, plus_inf = np.full(n, -np.inf), np.full(n, np.inf)
+    vu, vl, work, eta = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     while True:
-        vu = np.where(up, v, neg_inf)
+        np.copyto(vu, minus_inf)
+        np.copyto(vu, v, where=up)           # v on I_up, -inf elsewhere
         i = int(vu.argmax())
         m = vu[i]
-        vl = np.where(low, v, np.inf)
-        M = vl.min()
+        np.copyto(vl, plus_inf)
+        np.copyto(vl, v, where=low)          # v on I_low, +inf elsewhere
+        j = int(vl.argmin())
+        M = vl[j]
         gap = float(m - M)
         if gap <= tol:
             converged = True
@@ -408,13 +413,16 @@ def _smo(rows, y, C, tol, max_iter, selection, record):
             break
         K_i = rows.row(i)
         if second:
-            diff = m - vl                    # > 0 for the j that violate with i; -inf elsewhere
-            eta = diag[i] + diag - 2.0 * K_i
-            eta = np.where(eta > 0, eta, TAU)
-            gain = np.where(diff > 0, diff * diff / eta, -1.0)
-            j = int(gain.argmax())
-        else:
-            j = int(vl.argmin())
+            # j maximises the gain (v_i - v_j)^2 / eta_ij over the j of I_low with v_j < v_i
+            np.multiply(K_i, -2.0, out=eta)
+            eta += diag
+            eta += diag[i]
+            np.maximum(eta, TAU, out=eta)    # a curvature <= 0 (TAU at most) becomes TAU
+            np.subtract(m, vl, out=work)     # v_i - v_j; -inf outside I_low
+            np.maximum(work, 0.0, out=work)  # no gain where v_j >= v_i
+            work *= work
+            work /= eta
+            j = int(work.argmax())
         K_j = rows.row(j)
         eta_ij = diag[i] + diag[j] - 2.0 * K_i[j]
         if eta_ij <= 0:
@@ -433,7 +441,9 @@ def _smo(rows, y, C, tol, max_iter, selection, record):
         if t == bound_j:
             aj = 0.0 if y[j] > 0 else C
         alpha[i], alpha[j] = ai, aj
-        v -= t * (K_i - K_j)
+        np.subtract(K_i, K_j, out=work)
+        work *= t
+        v -= work
         for k, a in ((i, ai), (j, aj)):
             up[k] = (a < C) if y[k] > 0 else (a > 0)
             low[k] = (a > 0) if y[k] > 0 else (a < C)
