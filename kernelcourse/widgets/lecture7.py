@@ -1,5 +1,7 @@
 """Widgets for lecture 7: the SVM's C and gamma, and SMO step by step.
 
+Colours: class +1 and ``f > 0`` red, class -1 and ``f < 0`` blue.
+
 * :func:`margin_widget` (7.8-7.9): move ``log10 C`` and ``log10 gamma`` of an RBF
   SVM on two overlapping classes; see the decision regions, the boundary ``f = 0``
   and the margin ``f = +-1``, the support vectors ringed (free ones and those at
@@ -74,9 +76,10 @@ def plot_margin_state(state, X, y, ax):
     """Draw the data and ``state`` on ``ax``; returns the artists that moves change."""
     a = {"ax": ax}
     a["regions"] = ax.imshow(np.zeros_like(state["F"]), extent=(*_BOX, *_BOX), origin="lower",
-                             cmap="RdBu", vmin=-2, vmax=2, alpha=0.45, interpolation="nearest")
-    for label, colour, name in ((1, "C3", "+1"), (-1, "C0", "-1")):
-        ax.scatter(X[y == label, 0], X[y == label, 1], s=14, c=colour, label=f"class {name}", zorder=3)
+                             cmap="RdBu_r", vmin=-2, vmax=2, alpha=0.45, interpolation="nearest")
+    # drawn with the moving artists, in z-order, so that the regions never cover them
+    a["classes"] = [ax.scatter(X[y == label, 0], X[y == label, 1], s=14, c=colour, label=f"class {name}",
+                               zorder=3) for label, colour, name in ((1, "C3", "+1"), (-1, "C0", "-1"))]
     a["free"] = ax.scatter([], [], s=90, facecolors="none", edgecolors="k", linewidths=1.4,
                            label="support vector, 0 < a < C", zorder=4)
     a["bound"] = ax.scatter([], [], s=90, facecolors="none", edgecolors="darkorange", linewidths=1.4,
@@ -133,7 +136,8 @@ def margin_widget(log_C=0.0, log_gamma=0.0, n=60):
         state = margin_state(X, y, 10.0 ** log_C, 10.0 ** log_gamma)
         if not artists:
             artists.update(plot_margin_state(state, X, y, view.axes))
-            view.animate(artists["regions"], artists["free"], artists["bound"], artists["title"])
+            view.animate(artists["regions"], *artists["classes"], artists["free"], artists["bound"],
+                         artists["title"])
         update_margin_state(artists, state, X, view)
         view.render()
         print(margin_readout(state))
