@@ -3,8 +3,8 @@
 RBF kernel, C = 1, gamma = 0.5, the same stopping tolerance 1e-3 (libsvm's m(a) - M(a) <= tol),
 on two overlapping classes in d = 5 at n = 2000 and n = 5000.
 Target (issue 23): our fit takes at most 2x SVC's at n = 5000. libsvm shrinks its working set
-and caches kernel rows (cache_size=200 MB here); ours computes the whole Gram matrix once
-(it fits the default 400 MB budget) and runs SMO on it in NumPy.
+and caches kernel rows (cache_size=200 MB here); ours computes a kernel row when SMO first needs
+it and keeps it (all rows fit the default 400 MB budget), in NumPy, without shrinking.
 Also the number of SMO steps of both pair choices (maximal violating pair, second order) against
 libsvm's n_iter_ (its second-order choice).
 Run: .venv/bin/python benchmarks/bench_svm.py  (or python3 tasks.py bench svm)

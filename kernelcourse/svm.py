@@ -45,7 +45,7 @@ from ._estimator import (Classifier, check_fitted, check_X, check_y_given, defau
 from ._validation import (as_2d, as_labels, as_positives, as_rng, as_vector, check_choice,
                           check_finite_real, check_nonnegative, check_nonnegative_int, check_positive,
                           check_positive_int, check_square, check_symmetric, gram)
-from .kernels import RBF
+from .kernels import RBF, Linear
 
 __all__ = [
     "dual_objective",
@@ -290,34 +290,66 @@ class SMORun:
         return np.flatnonzero(self.alpha > 0)
 
 
+def _row_maker(kernel, X):
+    """``(row, diag)``: a function giving row ``i`` of the Gram matrix, and its diagonal.
+
+    The RBF and linear kernels get a row from the points' squared norms and one
+    matrix-vector product; any other kernel is called on ``(X[i:i+1], X)``.
+    """
+    sq = np.einsum("ij,ij->i", X, X)
+    if type(kernel) is RBF:
+        gamma = float(kernel.gamma)
+
+        def rbf_row(i):
+            d = X @ X[i]
+            d *= -2.0
+            d += sq
+            d += sq[i]
+            np.maximum(d, 0.0, out=d)
+            d *= -gamma
+            return np.exp(d, out=d)
+        return rbf_row, np.ones(X.shape[0])
+    if type(kernel) is Linear:
+        return (lambda i: X @ X[i]), sq
+
+    def any_row(i):
+        return gram(kernel, X[i:i + 1], X)[0]
+    diag = np.asarray(kernel.diag(X), dtype=float) if hasattr(kernel, "diag") else \
+        np.array([float(gram(kernel, X[i:i + 1])[0, 0]) for i in range(X.shape[0])])
+    return any_row, diag
+
+
 class _GramRows:
-    """Rows of a Gram matrix: all of it when it fits ``cache_bytes``, else on demand with an
-    LRU cache of ``row_cache`` rows."""
+    """Rows of a Gram matrix computed when SMO first asks for them, as libsvm does: kept
+    for good in an ``n x n`` array when its ``8 n^2`` bytes fit ``cache_bytes``, else in
+    an LRU cache of ``row_cache`` rows. ``computed`` counts the rows computed."""
 
     def __init__(self, kernel, X, cache_bytes, row_cache):
-        self.kernel, self.X = kernel, X
         n = X.shape[0]
+        self.make, self.diag = _row_maker(kernel, X)
         self.computed = 0
         if n * n * 8 <= cache_bytes:
-            self.K = gram(kernel, X)
-            self.diag = np.diag(self.K).copy()
-            self.computed = n
+            self.K = np.empty((n, n))          # pages are only touched row by row
+            self.have = np.zeros(n, dtype=bool)
         else:
             self.K = None
-            self.diag = np.array([float(gram(kernel, X[i:i + 1])[0, 0]) for i in range(n)]) \
-                if not hasattr(kernel, "diag") else np.asarray(kernel.diag(X), dtype=float)
             self.cache = OrderedDict()
             self.size = row_cache
 
     def row(self, i):
-        if self.K is not None:
-            return self.K[i]
+        K = self.K
+        if K is not None:
+            if not self.have[i]:
+                K[i] = self.make(i)
+                self.have[i] = True
+                self.computed += 1
+            return K[i]
         cache = self.cache
         r = cache.get(i)
         if r is not None:
             cache.move_to_end(i)
             return r
-        r = gram(self.kernel, self.X[i:i + 1], self.X)[0]
+        r = self.make(i)
         self.computed += 1
         cache[i] = r
         if len(cache) > self.size:
@@ -363,10 +395,10 @@ def smo_kernel(kernel, X, y, C=1.0, tol=1e-3, max_iter=1_000_000, selection="sec
                record=False, cache_bytes=400_000_000, row_cache=256) -> SMORun:
     """SMO on ``kernel`` and the points ``X`` without a Gram matrix given (7.6).
 
-    The Gram matrix is computed once when its ``8 n^2`` bytes fit ``cache_bytes``;
-    otherwise the solver asks for kernel rows as it needs them and keeps the last
-    ``row_cache`` in an LRU cache. Both paths take the same steps. ``kernel_rows``
-    of the result counts the rows computed on demand (``n`` for the whole matrix).
+    The solver asks for kernel rows as it needs them (rows of points that never enter
+    a pair are never computed); all of them are kept when the Gram matrix's ``8 n^2``
+    bytes fit ``cache_bytes``, otherwise the last ``row_cache`` in an LRU cache. Both
+    take the same steps. ``kernel_rows`` of the result counts the rows computed.
     """
     X = as_2d(X, "X")
     y = as_labels(y, X.shape[0])
@@ -533,8 +565,8 @@ class SupportVectorClassifier(Classifier):
         For more than two classes: one machine per class against the rest, or one
         per pair of classes (prediction by votes).
     cache_bytes : int, default 400000000
-        The Gram matrix is cached when its ``8 n^2`` bytes fit; kernel rows are
-        computed on demand otherwise.
+        Kernel rows are computed when SMO first needs them; all of them are kept when the
+        Gram matrix's ``8 n^2`` bytes fit, else the last 256 (an LRU cache).
 
     Attributes
     ----------
@@ -597,17 +629,17 @@ class SupportVectorClassifier(Classifier):
                              f"{self.classes_.tolist()}")
         self.kernel_ = default_kernel(self.kernel, X.shape[1])
         n = X.shape[0]
-        full = gram(self.kernel_, X) if n * n * 8 <= cache_bytes else None
         machines = self._machines(labels)
         coef = np.zeros((len(machines), n))
         self.runs_ = []
+        shared = None                              # one row cache for the machines on all points
         for row, (idx, ym) in enumerate(machines):
-            if full is not None:
-                sub = full if len(idx) == n else full[np.ix_(idx, idx)]
-                run = _smo(_Matrix(sub), ym, C, tol, max_iter, self.selection, False)
+            if len(idx) == n:
+                shared = shared or _GramRows(self.kernel_, X, cache_bytes, 256)
+                rows = shared
             else:
-                run = _smo(_GramRows(self.kernel_, X[idx], 0, 256), ym, C, tol, max_iter,
-                           self.selection, False)
+                rows = _GramRows(self.kernel_, X[idx], cache_bytes, 256)
+            run = _smo(rows, ym, C, tol, max_iter, self.selection, False)
             coef[row, idx] = run.alpha * ym
             self.runs_.append(run)
         self.support_ = np.flatnonzero(np.any(coef != 0, axis=0))

@@ -302,7 +302,7 @@ def test_rows_on_demand_take_the_same_steps_as_the_cached_gram():
 
     cached = svm.smo_kernel(lookup, index, y, C=1.0, tol=1e-6, record=True)
     rows = svm.smo_kernel(lookup, index, y, C=1.0, tol=1e-6, record=True, cache_bytes=0, row_cache=16)
-    assert cached.kernel_rows == 200 and rows.kernel_rows > 16
+    assert cached.kernel_rows <= 200 and rows.kernel_rows >= cached.kernel_rows > 16
     assert rows.n_iter == cached.n_iter
     for key in cached.steps:
         assert (rows.steps[key] == cached.steps[key]).all(), key
