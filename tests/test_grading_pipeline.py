@@ -103,6 +103,12 @@ def test_build_without_execution_writes_the_student_version(tmp_path):
         [c.source for c in committed.cells]
 
 
+def _is_check_cell(source: str) -> bool:
+    """A check cell: ``check(...)``, after the line importing ``check`` when it has one."""
+    rest = source.removeprefix("from kernelcourse.grading import check").lstrip("\n")
+    return rest.startswith("check(")
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
     nb = json.loads(path.read_text())
@@ -113,7 +119,7 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
         assert f"def {q.function}(" in source
         assert "# BEGIN SOLUTION" in source and "# END SOLUTION" in source
     checks = [c for c in nb["cells"] if c["cell_type"] == "code"
-              and "".join(c["source"]).startswith("check(")]
+              and _is_check_cell("".join(c["source"]))]
     assert len(checks) == len(answers)
     # every question of the set has an answer cell
     sets = {qid.split(".")[0] for qid in answers}
@@ -142,7 +148,7 @@ def test_untouched_student_versions_score_zero_without_error(path):
 def test_stored_outputs_pass_in_the_source_and_are_not_attempted_in_the_student_version(path):
     def lines(nb):  # the printed text of each check cell
         return ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells
-                if c.cell_type == "code" and c.source.startswith("check(")]
+                if c.cell_type == "code" and _is_check_cell(c.source)]
     source = lines(nbformat.read(path, as_version=4))
     student = lines(nbformat.read(STUDENT_DIR / path.name, as_version=4))
     assert source and all(": passed all " in t for t in source)
