@@ -64,6 +64,8 @@ WIDGETS = [
     ("5 bandwidth_widget", "lecture5", "bandwidth_widget", dict(gamma=10.0, lam=0.01)),
     ("6 components_widget", "lecture6", "components_widget", dict(m=20, log_gamma=0.0)),
     ("6 kpca_gamma_widget", "lecture6", "kpca_gamma_widget", dict(log_gamma=0.5)),
+    ("7 margin_widget", "lecture7", "margin_widget", dict(log_C=0.0, log_gamma=0.0)),
+    ("7 smo_widget", "lecture7", "smo_widget", dict(step=0, selection="second_order", log_C=0.0)),
 ]
 
 

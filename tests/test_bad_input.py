@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from kernelcourse import (chunked_ridge, datasets, dual, feature_space, features, gradient_descent,
-                          kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd)
+                          kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
 from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
                                   Linear, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
@@ -49,6 +49,7 @@ c_moment = Phi.T @ y_real
 order = np.array([2, 0, 1, 5, 4, 3])
 RBF05 = RBF(gamma=0.5)                          # the kernel "rbf" names for 2 features
 X_probe = X[:2] + 0.5                           # where models fitted on a swept X are read
+alpha_box = np.clip(np.abs(a), 0.0, 1.0) * 0.5  # multipliers inside the SVM's box [0, C = 1]
 
 
 def _bump(Z):
@@ -331,6 +332,32 @@ ENTRIES = [
      dict(X=X, y=y_real, Omega=Omega, b=b_off), ["X", "y", "Omega", "b"]),
     ("chunked_ridge.add_moments", lambda A, c: chunked_ridge.add_moments((A_moment, c_moment), (A, c))[1],
      dict(A=A_moment, c=c_moment), ["A", "c"]),
+    # support vector machines
+    ("svm.dual_objective", svm.dual_objective, dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.primal_objective", lambda alpha, K, y: svm.primal_objective(alpha, 0.1, K, y, 1.0),
+     dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.duality_gap", lambda alpha, K, y: svm.duality_gap(alpha, 0.1, K, y, 1.0),
+     dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.decision_values", svm.decision_values, dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.kkt_violations", lambda alpha, K, y: svm.kkt_violations(alpha, 0.1, K, y, 1.0),
+     dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.kkt_groups", lambda alpha: svm.kkt_groups(alpha, 1.0), dict(alpha=alpha_box), ["alpha"]),
+    ("svm.violating_pair_gap", lambda alpha, K, y: svm.violating_pair_gap(alpha, K, y, 1.0),
+     dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.offset", lambda alpha, K, y: svm.offset(alpha, K, y, 1.0), dict(alpha=alpha_box, K=K, y=y_lab),
+     ["alpha", "K", "y"]),
+    ("svm.primal_w", svm.primal_w, dict(alpha=alpha_box, X=X, y=y_lab), ["alpha", "X", "y"]),
+    ("svm.geometric_margin", svm.geometric_margin, dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.radius_margin_bound", svm.radius_margin_bound, dict(alpha=alpha_box, K=K, y=y_lab), ["alpha", "K", "y"]),
+    ("svm.loo_bound", svm.loo_bound, dict(alpha=alpha_box), ["alpha"]),
+    ("svm.smo", lambda K, y: svm.smo(K, y, tol=1e-10).alpha, dict(K=K, y=y_lab), ["K", "y"]),
+    ("svm.smo_kernel", lambda X, y: svm.smo_kernel(RBF05, X, y, tol=1e-10).alpha, dict(X=X, y=y_lab), ["X", "y"]),
+    ("svm.cross_validate_svm", lambda X, y: svm.cross_validate_svm(X, y, [1.0], [0.5], n_folds=3)["accuracy"],
+     dict(X=X, y=y_lab), ["X", "y"]),
+    ("svm.SupportVectorClassifier.fit", _fit_predict(svm.SupportVectorClassifier, kernel=RBF05, tol=1e-10),
+     dict(X=X, y=y_lab), ["X", "y"]),
+    ("svm.SupportVectorClassifier.predict", _fitted(svm.SupportVectorClassifier, (X, y_lab), kernel=RBF05),
+     dict(X=X), ["X"]),
 ]
 for _name, _k in KERNEL_INSTANCES.items():
     ENTRIES.append((f"kernels.{_name}", _k, dict(X=X, Z=X[:3]), ["X", "Z"]))
@@ -606,6 +633,38 @@ SCALARS = [
           dtype=np.float64, random_state=0),
      dict(n_values="counts", n_exact_max="count0", n_test="count", d="count", gamma="positive",
           n_components="count", lam="nonnegative", noise="nonnegative", dtype="dtype", random_state="seed")),
+    # support vector machines
+    ("svm.primal_objective", svm.primal_objective, dict(alpha=alpha_box, b=0.1, K=K, y=y_lab, C=1.0),
+     dict(b="real", C="positive")),
+    ("svm.duality_gap", svm.duality_gap, dict(alpha=alpha_box, b=0.1, K=K, y=y_lab, C=1.0),
+     dict(b="real", C="positive")),
+    ("svm.decision_values", svm.decision_values, dict(alpha=alpha_box, K=K, y=y_lab, b=0.1), dict(b="real")),
+    ("svm.kkt_violations", svm.kkt_violations, dict(alpha=alpha_box, b=0.1, K=K, y=y_lab, C=1.0),
+     dict(b="real", C="positive")),
+    ("svm.kkt_groups", svm.kkt_groups, dict(alpha=alpha_box, C=1.0, atol=1e-9), dict(C="positive", atol="nonnegative")),
+    ("svm.violating_pair_gap", svm.violating_pair_gap, dict(alpha=alpha_box, K=K, y=y_lab, C=1.0), dict(C="positive")),
+    ("svm.offset", svm.offset, dict(alpha=alpha_box, K=K, y=y_lab, C=1.0), dict(C="positive")),
+    ("svm.loo_bound", svm.loo_bound, dict(alpha=alpha_box, atol=1e-9), dict(atol="nonnegative")),
+    ("svm.pair_step", svm.pair_step,
+     dict(alpha_i=0.2, alpha_j=0.5, y_i=1.0, y_j=-1.0, E_i=0.3, E_j=-0.4, eta=1.5, C=1.0),
+     dict(alpha_i="real", alpha_j="real", y_i="choice", y_j="choice", E_i="real", E_j="real", eta="real",
+          C="positive")),
+    ("svm.smo", lambda **kw: svm.smo(**kw).alpha, dict(K=K, y=y_lab, C=1.0, tol=1e-10, max_iter=1000,
+                                                       selection="max_violating"),
+     dict(C="positive", tol="positive", max_iter="count", selection="choice")),
+    ("svm.smo_kernel", lambda **kw: svm.smo_kernel(**kw).alpha,
+     dict(kernel=RBF05, X=X, y=y_lab, C=1.0, tol=1e-10, max_iter=1000, selection="second_order",
+          cache_bytes=0, row_cache=4),
+     dict(kernel="kernel", C="positive", tol="positive", max_iter="count", selection="choice",
+          cache_bytes="count0", row_cache="count")),
+    ("svm.cross_validate_svm", lambda **kw: svm.cross_validate_svm(**kw)["accuracy"],
+     dict(X=X, y=y_lab, Cs=[1.0], gammas=[0.5], n_folds=3, tol=1e-3, random_state=0),
+     dict(Cs="positives", gammas="positives", n_folds="count", tol="positive", random_state="seed")),
+    ("svm.SupportVectorClassifier.fit", _est(svm.SupportVectorClassifier, X_new=X_probe),
+     dict(C=1.0, kernel=RBF05, tol=1e-10, max_iter=1000, selection="second_order", multiclass="ovo",
+          cache_bytes=0),
+     dict(C="positive", kernel="kernel", tol="positive", max_iter="count", selection="choice",
+          multiclass="choice", cache_bytes="count0")),
 ]
 
 # Public callables that the sweep does not feed bad input, each with its reason.
@@ -618,12 +677,13 @@ NOT_SWEPT = {
     "rkhs.Functional": "a record of a name and two callables, made by the functional factories (swept)",
     "rkhs.squared_norm": "takes no argument",
     "sgd.cost_table": "takes no argument",
+    "svm.SMORun": "a result record (dataclass) that smo and smo_kernel return",
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
 }
 
 MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "random_features", "ridge",
                 "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
-                "chunked_ridge"]
+                "chunked_ridge", "svm"]
 
 
 # ------------------------------------------------------------------ the bad values
@@ -678,7 +738,8 @@ ELEMENTWISE = {"random_features.rff_variance"}
 # DataConversionWarning (test_a_column_of_labels_is_raveled_with_a_warning).
 COLUMN_LABELS = {("perceptron.KernelPerceptron.fit", "y"), ("feature_space.CentreOfMassClassifier.fit", "y"),
                  ("gradient_descent.KernelGD.fit", "y"), ("perceptron.Perceptron.fit", "y"),
-                 ("sgd.KernelSGD.fit", "y"), ("rkhs.OnlineKernelMachine.fit", "y"), ("chunked_ridge.RFFRidge.fit", "y")}
+                 ("sgd.KernelSGD.fit", "y"), ("rkhs.OnlineKernelMachine.fit", "y"), ("chunked_ridge.RFFRidge.fit", "y"),
+                 ("svm.SupportVectorClassifier.fit", "y")}
 TWO_D_OK = {("ridge.dual_ridge", "y"), ("ridge.primal_ridge", "y"), ("ridge.KernelRidge.fit", "y"),
             ("ridge.ridge_predict_dual", "alpha"), ("gradient_descent.w_from_alpha", "alpha"),
             ("random_features.single_sample_estimate", "w"), ("random_features.single_sample_estimate", "b")

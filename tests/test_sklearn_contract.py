@@ -36,12 +36,13 @@ from kernelcourse.random_features import RandomFourierFeatures
 from kernelcourse.ridge import KernelRidge
 from kernelcourse.rkhs import OnlineKernelMachine
 from kernelcourse.sgd import KernelSGD
+from kernelcourse.svm import SupportVectorClassifier
 
 ESTIMATORS = [KernelRidge, RandomFourierFeatures, Perceptron, KernelPerceptron, GramCenterer,
               CentreOfMassClassifier, NoveltyBall, KernelSGD, OnlineKernelMachine, KernelGD,
-              Nystroem, KernelPCA, RFFRidge]
+              Nystroem, KernelPCA, RFFRidge, SupportVectorClassifier]
 CLASSIFIERS = [Perceptron, KernelPerceptron, CentreOfMassClassifier, KernelSGD,
-               OnlineKernelMachine, KernelGD]
+               OnlineKernelMachine, KernelGD, SupportVectorClassifier]
 
 # Checks that may fail, each with its reason (scikit-learn marks them xfail). Only the
 # squared-loss settings of KernelSGD and OnlineKernelMachine have one; every other check
@@ -69,6 +70,7 @@ CHECKED = [cls() for cls in ESTIMATORS] + [
     KernelSGD(loss="squared"),
     OnlineKernelMachine(loss="squared", eta=0.05),
     RFFRidge(gamma=0.1, lam=0.1),
+    SupportVectorClassifier(multiclass="ovo", kernel="linear"),
 ]
 
 
