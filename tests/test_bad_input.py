@@ -257,6 +257,10 @@ ENTRIES = [
     ("rkhs.mercer_from_sample", lambda X: rkhs.mercer_from_sample(RBF05, X, 2).eigenvalues, dict(X=X), ["X"]),
     ("rkhs.gaussian_mercer_eigenfunctions", lambda x: rkhs.gaussian_mercer_eigenfunctions(0.5, 1.0, 3, x),
      dict(x=a), ["x"]),
+    ("ridge.rmse_against_lambda", lambda X, y, X_val, y_val, X_test, y_test: ridge.rmse_against_lambda(
+        RBF05, X, y, X_val, y_val, [0.1, 1.0], X_test, y_test)["test"],
+     dict(X=X, y=y_real, X_val=X[:3], y_val=y_real[:3], X_test=X[2:], y_test=y_real[2:]),
+     ["X", "y", "X_val", "y_val", "X_test", "y_test"]),
     # features
     ("features.polynomial_map", features.polynomial_map, dict(X=X, degree=2), ["X"]),
     ("features.all_subsets_map", features.all_subsets_map, dict(X=X), ["X"]),
@@ -496,6 +500,9 @@ SCALARS = [
      dict(n_components=100, n_pairs=10, delta=0.05), dict(n_components="positive", n_pairs="count", delta="unit")),
     # ridge
     ("ridge.dual_ridge", ridge.dual_ridge, dict(K=K, y=y_real, lam=0.1), dict(lam="nonnegative")),
+    ("ridge.rmse_against_lambda", lambda **kw: ridge.rmse_against_lambda(**kw)["validation"],
+     dict(kernel=RBF05, X=X, y=y_real, X_val=X[:3], y_val=y_real[:3], lams=[0.1, 1.0]),
+     dict(kernel="kernel", lams="positives")),
     ("ridge.primal_ridge", ridge.primal_ridge, dict(X=X, y=y_real, lam=0.1), dict(lam="nonnegative")),
     ("ridge.KernelRidge.fit", _est(ridge.KernelRidge, (X, y_real)), dict(kernel=RBF05, lam=0.1),
      dict(kernel="kernel", lam="nonnegative")),
