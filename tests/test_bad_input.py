@@ -253,6 +253,7 @@ ENTRIES = [
     ("rkhs.projection_onto_span", lambda X: rkhs.projection_onto_span(F0, X)(X1 * np.ones((1, 2))),
      dict(X=X), ["X"]),
     ("rkhs.evaluation_bound", lambda X: rkhs.evaluation_bound(F0, X), dict(X=X), ["X"]),
+    ("rkhs.median_heuristic", rkhs.median_heuristic, dict(X=X), ["X"]),
     ("rkhs.rbf_bump_integral", lambda x: rkhs.rbf_bump_integral(0.5, -1.0, 1.0, x), dict(x=a), ["x"]),
     ("rkhs.mercer_from_sample", lambda X: rkhs.mercer_from_sample(RBF05, X, 2).eigenvalues, dict(X=X), ["X"]),
     ("rkhs.gaussian_mercer_eigenfunctions", lambda x: rkhs.gaussian_mercer_eigenfunctions(0.5, 1.0, 3, x),

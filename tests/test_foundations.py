@@ -213,3 +213,13 @@ def test_the_mercer_features_are_the_nystroem_map():
     errors = [np.linalg.norm(K - est.features(Z)[:, :r] @ est.features(Z)[:, :r].T)
               for r in (5, 10, 20, 40)]
     assert all(e2 < e1 for e1, e2 in zip(errors, errors[1:]))
+
+
+def test_median_heuristic_against_a_loop_over_pairs():
+    X = np.random.default_rng(8).normal(size=(9, 3))
+    d2 = [np.sum((X[i] - X[j]) ** 2) for i in range(9) for j in range(i + 1, 9)]
+    assert_allclose(rkhs.median_heuristic(X), 1 / np.median(d2), rtol=1e-12)
+    # scale-aware: stretching the inputs by 10 divides gamma by 100
+    assert_allclose(rkhs.median_heuristic(10 * X), rkhs.median_heuristic(X) / 100, rtol=1e-12)
+    with pytest.raises(ValueError, match="at least two points"):
+        rkhs.median_heuristic(X[:1])

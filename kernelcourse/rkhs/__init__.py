@@ -38,7 +38,7 @@ Every public name is imported from ``kernelcourse.rkhs`` itself.
 """
 from __future__ import annotations
 
-from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, sample_sine
+from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, median_heuristic, sample_sine
 # the choices are shared with the lecture 5 widgets
 from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, evaluation_bound, inner_by_evaluation,
                         kernel_section, orthogonal_to_span, projection_onto_span, rbf_bump_integral,
@@ -76,6 +76,7 @@ __all__ = [
     "sample_sine",
     "bandwidth_bias_variance",
     "bias_variance_sweep",
+    "median_heuristic",
     "projection_onto_span",
     "inner_by_evaluation",
     "evaluation_bound",
