@@ -11,7 +11,7 @@ generator                    what it is                                 lecture
 ``xor``                      the four quadrants, opposite ones alike    1.7
 ``two_disks_and_band``       two small disks and a curved band          2.7
 ``separable_with_margin``    linearly separable with a known margin     3.11
-``synthetic_images``         grey images of one blob, target its place  3.4
+``synthetic_images``         grey images of one blob, target from its place  3.4
 ``smooth_regression``        a smooth function of d inputs, plus noise  6.5-6.6
 ``smooth_regression_dask``   the same, made chunk by chunk by Dask      6.5
 ===========================  =========================================  ========
@@ -22,7 +22,7 @@ import numbers
 
 import numpy as np
 
-from kernelcourse._validation import as_2d, check_nonnegative, check_positive, check_positive_int
+from kernelcourse._validation import as_2d, check_choice, check_nonnegative, check_positive, check_positive_int
 
 __all__ = [
     "circles",
@@ -279,8 +279,8 @@ def separable_with_margin(n: int = 50, d: int = 2, margin: float = 0.1, radius: 
     return X, y, w_star
 
 
-def synthetic_images(n: int = 200, side: int = 32, random_state=0):
-    """Small grey images of one blob each, with the blob's position as target (lecture 3.4).
+def synthetic_images(n: int = 200, side: int = 32, random_state=0, target: str = "x"):
+    """Small grey images of one blob each, with a function of its position as target (lecture 3.4).
 
     A stand-in for the lecture's images example (32x32 pixels), small enough to
     run in seconds. Image i holds a Gaussian blob of width ``side / 8`` pixels
@@ -289,9 +289,15 @@ def synthetic_images(n: int = 200, side: int = 32, random_state=0):
 
     ``pixel = 0.85 * exp(-||p - c||^2 / (2 (side/8)^2)) + 0.15 * u,  u ~ U[0, 1]``
 
-    so every pixel lies in [0, 1]. The target is the blob's horizontal position
-    scaled to [0, 1], ``c_x / (side - 1)``: a regression task whose answer
-    depends on products of pixels, not on any single pixel.
+    so every pixel lies in [0, 1]. With ``u = c_x / (side - 1)`` and
+    ``v = c_y / (side - 1)``, the blob's position scaled to [0, 1], the target is
+
+    - ``target="x"``: ``u``, the horizontal position. It is nearly a *linear* function of
+      the pixels (their intensity-weighted column centroid, whose total intensity is
+      nearly constant), so ridge on the raw pixels already does well;
+    - ``target="product"``: ``(u - 1/2)(v - 1/2)``, a product of the two coordinates, which
+      the products of pixels of the quadratic kernel ``<x, z>^2`` can represent and the
+      pixels alone cannot.
 
     Parameters
     ----------
@@ -301,15 +307,18 @@ def synthetic_images(n: int = 200, side: int = 32, random_state=0):
         Width and height of each image in pixels (at least 4).
     random_state : int or numpy.random.Generator, default 0
         Seed or generator.
+    target : {"x", "product"}, default "x"
+        Which function of the blob's position to return as ``y``.
 
     Returns
     -------
     X : ndarray of shape (n, side * side)
         The images, flattened row by row (``X[i].reshape(side, side)`` restores one).
     y : ndarray of shape (n,)
-        The blob's horizontal position, in [0.2, 0.8].
+        ``u`` in [0.2, 0.8], or ``(u - 1/2)(v - 1/2)`` in [-0.09, 0.09].
     """
     n = check_positive_int(n, "n")
+    target = check_choice(target, "target", ("x", "product"))
     side = check_positive_int(side, "side")
     if side < 4:
         raise ValueError(f"side must be at least 4 pixels; got side={side!r}")
@@ -321,7 +330,8 @@ def synthetic_images(n: int = 200, side: int = 32, random_state=0):
     for i, (cx, cy) in enumerate(centres):
         blob = np.exp(-((cols - cx) ** 2 + (rows - cy) ** 2) / (2.0 * width**2))
         X[i] = (0.85 * blob + 0.15 * rng.uniform(size=(side, side))).ravel()
-    y = centres[:, 0] / (side - 1)
+    u, v = centres[:, 0] / (side - 1), centres[:, 1] / (side - 1)
+    y = u if target == "x" else (u - 0.5) * (v - 0.5)
     return X, y
 
 

@@ -132,7 +132,7 @@ class KernelPCA(TransformerMixin, BaseEstimator):
         self.dual_coef_ = np.zeros_like(U)
         self.dual_coef_[:, nonzero] = U[:, nonzero] / np.sqrt(s[nonzero])
         self.explained_variance_ratio_ = s / total if total > 0 else np.zeros_like(s)
-        self.X_fit_ = X
+        self.X_fit_ = X.copy()   # our own copy: changing the caller's array later changes nothing
         return U * np.sqrt(s)
 
     def fit_transform(self, X, y=None) -> np.ndarray:

@@ -12,7 +12,16 @@ column of a landmark and approximates it elsewhere; the error is the Schur
 complement ``K - K_nm K_mm^{-1} K_mn``, positive semi-definite, so the
 approximation never overshoots the diagonal. A new point ``x`` gets
 ``phi(x) = K_mm^{-1/2} k_m(x)`` with ``k_m(x)`` its kernel values against the
-landmarks. Cost: ``O(n m d + m^3)`` instead of ``O(n^2 d)`` for ``K``.
+landmarks. Cost: ``O(n m d)`` for ``K_nm``, ``O(m^3)`` for ``K_mm^{-1/2}`` and
+``O(n m^2)`` for the product ``K_nm K_mm^{-1/2}``, so ``O(n m d + n m^2 + m^3)`` time
+and ``O(n m)`` memory, instead of ``O(n^2 d)`` time and ``O(n^2)`` memory for ``K``.
+
+``Phi Phi^T = K_nm K_mm^{-1} K_mn`` is the Gram matrix of the features projected
+onto the span of the landmarks' features, whatever factor ``B`` with
+``B B^T = K_mm^{-1}`` is used; the symmetric root chosen here gives the orthonormal
+basis of that span nearest to the landmarks' own features, one coordinate per
+landmark. With the eigenbasis ``U diag(s^{-1/2})`` instead, the features are
+Mercer's expansion estimated from the landmarks (``kernelcourse.rkhs.mercer``).
 
 A singular ``K_mm``. Landmarks that repeat, or a kernel of low rank (linear,
 polynomial), make ``K_mm`` singular; its inverse square root does not exist.

@@ -26,11 +26,11 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._validation import as_2d, as_finite, as_targets, check_nonnegative, check_square, gram
+from ._validation import as_2d, as_finite, as_positives, as_targets, check_nonnegative, check_square, gram
 from .kernels import as_kernel
 from ._estimator import Regressor, check_fitted, check_X, check_y_given
 
-__all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge"]
+__all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge", "rmse_against_lambda"]
 
 
 def _solve_regularised(A, b, lam: float, name: str, original=None) -> np.ndarray:
@@ -217,3 +217,46 @@ class KernelRidge(Regressor):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True   # y of shape (n, k): one alpha column per output
         return tags
+
+
+def rmse_against_lambda(kernel, X, y, X_val, y_val, lams, X_test=None, y_test=None) -> dict:
+    """Choose ``lambda`` on a validation set, then report the test RMSE (lecture 3.4).
+
+    The Gram matrices ``k(X, X)``, ``k(X_val, X)`` (and ``k(X_test, X)``) are computed once,
+    and each ``lambda`` costs one solve of ``(K + lambda I) alpha = y``. Entry ``j`` of
+    ``validation`` equals the RMSE of ``KernelRidge(kernel, lams[j]).fit(X, y).predict(X_val)``
+    against ``y_val``.
+
+    Returns
+    -------
+    dict
+        ``validation`` (array of RMSEs, one per ``lambda``), ``lam`` (the one with the
+        smallest), and ``test`` (the test RMSE at that ``lam``; NaN without a test set).
+    """
+    X = as_2d(X, "X")
+    y = as_targets(y, X.shape[0])
+    sets = [("X_val", X_val, "y_val", y_val)]
+    if X_test is not None or y_test is not None:
+        sets.append(("X_test", X_test, "y_test", y_test))
+    checked = []
+    for xn, Xs, yn, ys in sets:
+        if Xs is None or ys is None:
+            raise ValueError(f"{xn} and {yn} must be given together; got {xn}={type(Xs).__name__} and "
+                             f"{yn}={type(ys).__name__}")
+        Xs = as_2d(Xs, xn)
+        if Xs.shape[1] != X.shape[1]:
+            raise ValueError(f"{xn} must have the {X.shape[1]} features of X; got X with shape {X.shape} "
+                             f"and {xn} with shape {Xs.shape}")
+        checked.append((Xs, as_targets(ys, Xs.shape[0], yn)))
+    lams = as_positives(lams, "lams")
+    kernel = as_kernel(kernel, X.shape[1])
+    K = gram(kernel, X)
+    K_sets = [(gram(kernel, Xs, X), ys) for Xs, ys in checked]
+    rmse = lambda Kt, yt, alpha: float(np.sqrt(np.mean((Kt @ alpha - yt) ** 2)))
+    validation, alphas = [], []
+    for lam in lams:
+        alphas.append(_solve_regularised(K.copy(), y, float(lam), "K", original=lambda: K))
+        validation.append(rmse(*K_sets[0], alphas[-1]))
+    best = int(np.argmin(validation))
+    test = rmse(*K_sets[1], alphas[best]) if len(K_sets) > 1 else float("nan")
+    return {"validation": np.array(validation), "lam": float(lams[best]), "test": test}

@@ -251,6 +251,18 @@ ENTRIES = [
     ("rkhs.regret_curve", lambda X, y: rkhs.regret_curve(MACHINE, F0, X, y), dict(X=X, y=y_lab), ["X", "y"]),
     ("rkhs.orthogonal_to_span", lambda X: rkhs.orthogonal_to_span(F0, X)(X1 * np.ones((1, 2))),
      dict(X=X), ["X"]),
+    ("rkhs.projection_onto_span", lambda X: rkhs.projection_onto_span(F0, X)(X1 * np.ones((1, 2))),
+     dict(X=X), ["X"]),
+    ("rkhs.evaluation_bound", lambda X: rkhs.evaluation_bound(F0, X), dict(X=X), ["X"]),
+    ("rkhs.median_heuristic", rkhs.median_heuristic, dict(X=X), ["X"]),
+    ("rkhs.rbf_bump_integral", lambda x: rkhs.rbf_bump_integral(0.5, -1.0, 1.0, x), dict(x=a), ["x"]),
+    ("rkhs.mercer_from_sample", lambda X: rkhs.mercer_from_sample(RBF05, X, 2).eigenvalues, dict(X=X), ["X"]),
+    ("rkhs.gaussian_mercer_eigenfunctions", lambda x: rkhs.gaussian_mercer_eigenfunctions(0.5, 1.0, 3, x),
+     dict(x=a), ["x"]),
+    ("ridge.rmse_against_lambda", lambda X, y, X_val, y_val, X_test, y_test: ridge.rmse_against_lambda(
+        RBF05, X, y, X_val, y_val, [0.1, 1.0], X_test, y_test)["test"],
+     dict(X=X, y=y_real, X_val=X[:3], y_val=y_real[:3], X_test=X[2:], y_test=y_real[2:]),
+     ["X", "y", "X_val", "y_val", "X_test", "y_test"]),
     # features
     ("features.polynomial_map", features.polynomial_map, dict(X=X, degree=2), ["X"]),
     ("features.all_subsets_map", features.all_subsets_map, dict(X=X), ["X"]),
@@ -278,6 +290,15 @@ ENTRIES = [
      ["errors"]),
     ("random_features.max_error_over_points", random_features.max_error_over_points,
      dict(X=X, gamma=0.5, n_components_list=[10], random_state=0), ["X"]),
+    ("random_features.bochner_estimate", lambda delta: random_features.bochner_estimate(RBF05, delta, 100, 0),
+     dict(delta=X[0]), ["delta"]),
+    ("random_features.spectral_density_1d",
+     lambda omega: random_features.spectral_density_1d(lambda t: np.exp(-t * t), omega, 5.0, 101),
+     dict(omega=a), ["omega"]),
+    ("random_features.identity_terms", random_features.identity_terms, dict(x=X[0], y=X[1], w=Omega, b=b_off),
+     ["x", "y", "w", "b"]),
+    ("random_features.term_moments", lambda K: random_features.term_moments(K)["offset_variance"], dict(K=K),
+     ["K"]),
     ("random_features.RandomFourierFeatures.fit",
      lambda X: random_features.RandomFourierFeatures(0.5, 10, random_state=0).fit(X).transform(X_probe),
      dict(X=X), ["X"]),
@@ -492,12 +513,24 @@ SCALARS = [
     ("random_features.max_error_over_points", random_features.max_error_over_points,
      dict(X=X, gamma=0.5, n_components_list=[10], random_state=0),
      dict(gamma="positive", n_components_list="counts", random_state="seed")),
+    ("random_features.spectral_frequencies", random_features.spectral_frequencies,
+     dict(kernel=RBF05, d=2, n_samples=5, random_state=0),
+     dict(kernel="kernel_object", d="count", n_samples="count", random_state="seed")),
+    ("random_features.bochner_estimate", random_features.bochner_estimate,
+     dict(kernel=RBF05, delta=X[0], n_samples=50, random_state=0),
+     dict(kernel="kernel_object", n_samples="count", random_state="seed")),
+    ("random_features.spectral_density_1d", random_features.spectral_density_1d,
+     dict(profile=lambda t: np.exp(-t * t), omega=a, half_width=5.0, n_grid=101),
+     dict(profile="callable", half_width="positive", n_grid="count")),
     ("random_features.union_bound", random_features.union_bound, dict(n_components=100, a=0.2, n_pairs=10),
      dict(n_components="positive", a="nonnegative", n_pairs="count")),
     ("random_features.union_error_level", random_features.union_error_level,
      dict(n_components=100, n_pairs=10, delta=0.05), dict(n_components="positive", n_pairs="count", delta="unit")),
     # ridge
     ("ridge.dual_ridge", ridge.dual_ridge, dict(K=K, y=y_real, lam=0.1), dict(lam="nonnegative")),
+    ("ridge.rmse_against_lambda", lambda **kw: ridge.rmse_against_lambda(**kw)["validation"],
+     dict(kernel=RBF05, X=X, y=y_real, X_val=X[:3], y_val=y_real[:3], lams=[0.1, 1.0]),
+     dict(kernel="kernel", lams="positives")),
     ("ridge.primal_ridge", ridge.primal_ridge, dict(X=X, y=y_real, lam=0.1), dict(lam="nonnegative")),
     ("ridge.KernelRidge.fit", _est(ridge.KernelRidge, (X, y_real)), dict(kernel=RBF05, lam=0.1),
      dict(kernel="kernel", lam="nonnegative")),
@@ -552,6 +585,23 @@ SCALARS = [
     ("rkhs.regularised_squared_loss", _functional(rkhs.regularised_squared_loss), dict(X=X, y=y_real, lam=0.5),
      dict(lam="nonnegative")),
     ("rkhs.hinge_loss", _functional(rkhs.hinge_loss), dict(X=X, y=y_lab, lam=0.5), dict(lam="nonnegative")),
+    ("rkhs.projection_onto_span", lambda **kw: rkhs.projection_onto_span(**kw)(X), dict(g=F0, X=X),
+     dict(g="rkhs_function")),
+    ("rkhs.inner_by_evaluation", rkhs.inner_by_evaluation, dict(f=F0, g=G0),
+     dict(f="rkhs_function", g="rkhs_function")),
+    ("rkhs.evaluation_bound", rkhs.evaluation_bound, dict(f=F0, X=X), dict(f="rkhs_function")),
+    ("rkhs.riemann_bumps", lambda **kw: rkhs.riemann_bumps(**kw)(X[:, :1]), dict(kernel=RBF05, a=-1.0, b=1.0, n=4),
+     dict(kernel="kernel_object", a="real", b="real", n="count")),
+    ("rkhs.rbf_bump_integral", rkhs.rbf_bump_integral, dict(gamma=0.5, a=-1.0, b=1.0, x=a),
+     dict(gamma="positive", a="real", b="real")),
+    ("rkhs.rbf_bump_integral_norm", rkhs.rbf_bump_integral_norm, dict(gamma=0.5, a=-1.0, b=1.0),
+     dict(gamma="positive", a="real", b="real")),
+    ("rkhs.mercer_from_sample", lambda **kw: rkhs.mercer_from_sample(**kw).eigenvalues,
+     dict(kernel=RBF05, X=X, n_components=2), dict(kernel="kernel", n_components="count")),
+    ("rkhs.gaussian_mercer_eigenvalues", rkhs.gaussian_mercer_eigenvalues, dict(gamma=0.5, sigma=1.0, n_eigen=3),
+     dict(gamma="positive", sigma="positive", n_eigen="count")),
+    ("rkhs.gaussian_mercer_eigenfunctions", rkhs.gaussian_mercer_eigenfunctions,
+     dict(gamma=0.5, sigma=1.0, n_eigen=3, x=a), dict(gamma="positive", sigma="positive", n_eigen="count")),
     ("rkhs.chain", _functional(rkhs.chain),
      dict(C=np.square, dC=lambda u: 2 * u, G=rkhs.squared_norm()),
      dict(C="callable", dC="callable", G="functional")),
@@ -679,6 +729,7 @@ NOT_SWEPT = {
     "sgd.cost_table": "takes no argument",
     "svm.SMORun": "a result record (dataclass) that smo and smo_kernel return",
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
+    "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
 }
 
 MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "random_features", "ridge",
@@ -730,16 +781,17 @@ SCALAR_FAMILIES = {kind: [f if len(f) == 3 else (*f, None) for f in fams] for ki
 FREE_ROWS = {"K_new", "K_test", "Z", "Omega", "indices", "w", "K_nm", "diag_new", "errors",
              ("gradient_descent.decision_function", "X"), ("random_features.fourier_features", "X"),
              ("random_features.rbf_gram", "X"), ("features.all_subsets_inner_products", "X"),
-             ("random_features.single_sample_estimate", "b"), ("feature_space.squared_distances_to_mean", "K_new")}
+             ("random_features.single_sample_estimate", "b"), ("feature_space.squared_distances_to_mean", "K_new"),
+             ("rkhs.evaluation_bound", "X")}
 # Elementwise functions: an empty or a 3-D array is a valid input.
-ELEMENTWISE = {"random_features.rff_variance"}
+ELEMENTWISE = {"random_features.rff_variance", "random_features.term_moments", "rkhs.rbf_bump_integral"}
 # Ridge takes several target columns: y (and alpha) of shape (n, 1) are valid. The
 # classifiers take a column of labels as scikit-learn's estimators do: raveled, with a
 # DataConversionWarning (test_a_column_of_labels_is_raveled_with_a_warning).
 COLUMN_LABELS = {("perceptron.KernelPerceptron.fit", "y"), ("feature_space.CentreOfMassClassifier.fit", "y"),
                  ("gradient_descent.KernelGD.fit", "y"), ("perceptron.Perceptron.fit", "y"),
                  ("sgd.KernelSGD.fit", "y"), ("rkhs.OnlineKernelMachine.fit", "y"), ("chunked_ridge.RFFRidge.fit", "y"),
-                 ("svm.SupportVectorClassifier.fit", "y")}
+                 ("svm.SupportVectorClassifier.fit", "y"), ("dual.MAPRegression.fit", "y")}
 TWO_D_OK = {("ridge.dual_ridge", "y"), ("ridge.primal_ridge", "y"), ("ridge.KernelRidge.fit", "y"),
             ("ridge.ridge_predict_dual", "alpha"), ("gradient_descent.w_from_alpha", "alpha"),
             ("random_features.single_sample_estimate", "w"), ("random_features.single_sample_estimate", "b")

@@ -135,6 +135,18 @@ def test_synthetic_images_shape_range_and_target():
     assert np.max(np.abs(brightest - y)) <= 1.5 / 15
 
 
+def test_synthetic_images_product_target_is_the_product_of_the_centred_coordinates():
+    X, u = datasets.synthetic_images(n=20, side=16, random_state=0)
+    X2, y = datasets.synthetic_images(n=20, side=16, random_state=0, target="product")
+    assert np.array_equal(X, X2)                   # the same images, another target
+    # the brightest row of each image gives v, the vertical position
+    v = X.reshape(20, 16, 16).sum(axis=2).argmax(axis=1) / 15
+    assert np.max(np.abs(y - (u - 0.5) * (v - 0.5))) <= 0.3 * 1.5 / 15 + 1e-12
+    assert np.all(np.abs(y) <= 0.09 + 1e-12)
+    with pytest.raises(ValueError, match="target must be one of"):
+        datasets.synthetic_images(n=2, side=8, target="y")
+
+
 @pytest.mark.parametrize("call, match", [
     (lambda: datasets.circles(n=0), "n must be a positive integer; got n=0"),
     (lambda: datasets.circles(n=2.5), "n must be a positive integer"),

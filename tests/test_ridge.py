@@ -164,3 +164,27 @@ def test_bad_input_messages(data):
         model.predict(X[:, :3])
     with pytest.raises(TypeError, match=r"lam must be a real number"):
         dual_ridge(X @ X.T, y, "1")
+
+
+def test_rmse_against_lambda_is_a_loop_over_kernel_ridge():
+    from kernelcourse.ridge import rmse_against_lambda
+    rng = np.random.default_rng(11)
+    X, Xv, Xt = rng.normal(size=(40, 3)), rng.normal(size=(15, 3)), rng.normal(size=(12, 3))
+    f = lambda A: np.sin(A[:, 0]) + A[:, 1] ** 2
+    k = kernels.Polynomial(degree=2, gamma=0.5, coef0=0.0)
+    lams = [1e-3, 0.1, 10.0]
+    rmse = lambda lam, A: np.sqrt(np.mean((KernelRidge(k, lam).fit(X, f(X)).predict(A) - f(A)) ** 2))
+    out = rmse_against_lambda(k, X, f(X), Xv, f(Xv), lams, Xt, f(Xt))
+    assert_allclose(out["validation"], [rmse(lam, Xv) for lam in lams], rtol=1e-10)
+    best = lams[int(np.argmin([rmse(lam, Xv) for lam in lams]))]
+    assert out["lam"] == best
+    assert_allclose(out["test"], rmse(best, Xt), rtol=1e-10)
+    assert np.isnan(rmse_against_lambda(k, X, f(X), Xv, f(Xv), lams)["test"])
+    with pytest.raises(ValueError, match="X_test and y_test must be given together"):
+        rmse_against_lambda(k, X, f(X), Xv, f(Xv), lams, X_test=Xt)
+    # the product target of the images example: the quadratic kernel beats the pixels
+    Xi, yi = datasets.synthetic_images(300, side=16, random_state=0, target="product")
+    Xp, yp = datasets.synthetic_images(100, side=16, random_state=1, target="product")
+    quad = rmse_against_lambda(kernels.Polynomial(2, gamma=1 / 256, coef0=0.0), Xi, yi, Xp, yp, [1e-4, 1e-3, 1e-2])
+    lin = rmse_against_lambda(kernels.Linear(), Xi, yi, Xp, yp, [0.1, 1.0, 10.0])
+    assert quad["validation"].min() < lin["validation"].min()

@@ -7,7 +7,9 @@
 * kernels as parameter holders: ``clone``, ``get_params``, ``set_params``,
   the parts of composed kernels as ``k1__gamma``;
 * ``GridSearchCV`` over a parameter of every estimator, each checked against a
-  plain loop that fits a fresh estimator on every split and scores it itself.
+  plain loop that fits a fresh estimator on every split and scores it itself;
+* no estimator keeps a live reference to the caller's data: changing the arrays
+  given to ``fit`` afterwards changes no prediction or transform.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from kernelcourse import kernels as kn
 from kernelcourse.feature_space import CentreOfMassClassifier, GramCenterer, NoveltyBall
 from kernelcourse.chunked_ridge import RFFRidge
+from kernelcourse.dual import MAPRegression
 from kernelcourse.gradient_descent import KernelGD
 from kernelcourse.kernel_pca import KernelPCA
 from kernelcourse.nystroem import Nystroem
@@ -40,7 +43,7 @@ from kernelcourse.svm import SupportVectorClassifier
 
 ESTIMATORS = [KernelRidge, RandomFourierFeatures, Perceptron, KernelPerceptron, GramCenterer,
               CentreOfMassClassifier, NoveltyBall, KernelSGD, OnlineKernelMachine, KernelGD,
-              Nystroem, KernelPCA, RFFRidge, SupportVectorClassifier]
+              Nystroem, KernelPCA, RFFRidge, SupportVectorClassifier, MAPRegression]
 CLASSIFIERS = [Perceptron, KernelPerceptron, CentreOfMassClassifier, KernelSGD,
                OnlineKernelMachine, KernelGD, SupportVectorClassifier]
 
@@ -71,6 +74,7 @@ CHECKED = [cls() for cls in ESTIMATORS] + [
     OnlineKernelMachine(loss="squared", eta=0.05),
     RFFRidge(gamma=0.1, lam=0.1),
     SupportVectorClassifier(multiclass="ovo", kernel="linear"),
+    MAPRegression(sigma=0.5, lam=2.0, kernel=_composed()),
 ]
 
 
@@ -444,3 +448,65 @@ def test_grid_search_rff_ridge_over_gamma_and_lam():
     _check_search(RFFRidge(n_components=100, random_state=0),
                   {"gamma": [0.01, 1.0], "lam": [0.01, 10.0]}, X, y,
                   KFold(3, shuffle=True, random_state=0))
+
+
+def test_grid_search_map_regression_over_sigma_and_kernel_gamma():
+    X, y = _regression(seed=5)
+    search = _check_search(MAPRegression(kernel=kn.RBF()),
+                           {"kernel__gamma": [0.1, 1.0, 10.0], "sigma": [0.1, 1.0]}, X, y,
+                           KFold(4, shuffle=True, random_state=0))
+    # MAP regression is kernel ridge with lam = sigma^2 / lambda^2: the same scores
+    ridge = GridSearchCV(KernelRidge(kn.RBF()), {"kernel__gamma": [0.1, 1.0, 10.0], "lam": [0.01, 1.0]},
+                         cv=KFold(4, shuffle=True, random_state=0)).fit(X, y)
+    assert_allclose(search.cv_results_["mean_test_score"], ridge.cv_results_["mean_test_score"],
+                    rtol=1e-8)
+
+
+# ---------------------------------------------------------------------------
+# no live reference to the caller's data
+# ---------------------------------------------------------------------------
+
+_OUTPUTS = ("predict", "decision_function", "transform", "score_samples")
+
+
+def _outputs(model, X_new):
+    return {name: np.array(getattr(model, name)(X_new), copy=True)
+            for name in _OUTPUTS if hasattr(model, name)}
+
+
+@pytest.mark.parametrize("estimator", CHECKED, ids=lambda e: repr(e)[:60])
+def test_changing_the_training_arrays_after_fit_changes_nothing(estimator):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(30, 3))
+    if is_classifier(estimator):
+        y = np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1.0, -1.0)
+    else:
+        y = np.sin(X[:, 0]) + 0.1 * rng.normal(size=30)
+    X_new = rng.normal(size=(8, 3))
+    if get_tags(estimator).input_tags.pairwise:        # GramCenterer: X is a Gram matrix
+        k = kn.RBF(0.5)
+        X, X_new = k(X), k(X_new, X)
+    model = clone(estimator)
+    if "random_state" in model.get_params():
+        model.set_params(random_state=0)
+    model.fit(X, y)
+    before = _outputs(model, X_new)
+    assert before, f"{type(model).__name__} has none of {_OUTPUTS}"
+    X[...] = rng.normal(size=X.shape)                  # the caller reuses both arrays
+    y[...] = -y[::-1] if is_classifier(estimator) else rng.normal(size=y.shape)
+    after = _outputs(model, X_new)
+    for name, value in before.items():
+        assert_allclose(after[name], value, rtol=0, atol=0,
+                        err_msg=f"{type(model).__name__}.{name} changed with the training data")
+
+
+def test_the_aliasing_test_can_fail():
+    # an estimator that keeps the caller's array, as KernelPCA did, is caught
+    class Keeps(KernelPCA):
+        def fit(self, X, y=None):
+            super().fit(X)
+            self.X_fit_ = X
+            return self
+
+    with pytest.raises(AssertionError, match="Keeps.transform changed with the training data"):
+        test_changing_the_training_arrays_after_fit_changes_nothing(Keeps())

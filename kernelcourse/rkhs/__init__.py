@@ -1,10 +1,13 @@
 """Functions in a reproducing kernel Hilbert space, and gradient descent on them.
 
 Lecture 5 (Drew Bagnell's scribed notes on functional gradient descent) learns a function
-rather than a weight vector. A function of the RKHS ``H_K`` of a kernel ``K`` is a
-weighted sum of kernel "bumps"::
+rather than a weight vector. The functions it computes with are weighted sums of kernel
+"bumps"::
 
     f(.) = sum_i alpha_i K(x_i, .)
+
+whose completion under the norm ``sqrt(alpha^T K alpha)`` is the RKHS ``H_K`` of the
+kernel ``K`` (Moore-Aronszajn, 5.12).
 
 Here such a function is an :class:`RKHSFunction` (centres ``x_i``, coefficients
 ``alpha``, the kernel). It evaluates, adds, scales and takes inner products
@@ -28,15 +31,20 @@ package's ``gamma`` is ``1 / gamma_lecture``.
 Where each part lives: ``functions`` (the functions of the RKHS, the representer
 theorem: 5.1-5.4, 5.9), ``gradients`` (functionals, functional gradients, batch
 functional gradient descent: 5.5-5.6), ``online`` (the online kernel machine, budgets,
-regret: 5.7-5.8, 5.10), ``bandwidth`` (bias and variance against the bandwidth: 5.11).
+regret: 5.7-5.8, 5.10), ``bandwidth`` (bias and variance against the bandwidth: 5.11),
+``mercer`` (the kernel operator's eigenfunctions from the Gram matrix: 5.13); the RKHS as a
+completion (5.12) is in ``functions``.
 Every public name is imported from ``kernelcourse.rkhs`` itself.
 """
 from __future__ import annotations
 
-from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, sample_sine
+from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, median_heuristic, sample_sine
 # the choices are shared with the lecture 5 widgets
-from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, kernel_section,
-                        orthogonal_to_span, representer_minimiser)
+from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, evaluation_bound, inner_by_evaluation,
+                        kernel_section, orthogonal_to_span, projection_onto_span, rbf_bump_integral,
+                        rbf_bump_integral_norm, representer_minimiser, riemann_bumps)
+from .mercer import (MercerEstimate, gaussian_mercer_eigenfunctions, gaussian_mercer_eigenvalues,
+                     mercer_from_sample)
 from .gradients import (Functional, chain, evaluation, finite_difference_check, functional_gradient_descent,
                         gradient_checks, hinge_loss, regularised_squared_loss, squared_loss, squared_norm)
 from .online import (OnlineKernelMachine, budget_tradeoff, coefficient_update, comparator_losses, fit_online,
@@ -68,4 +76,15 @@ __all__ = [
     "sample_sine",
     "bandwidth_bias_variance",
     "bias_variance_sweep",
+    "median_heuristic",
+    "projection_onto_span",
+    "inner_by_evaluation",
+    "evaluation_bound",
+    "riemann_bumps",
+    "rbf_bump_integral",
+    "rbf_bump_integral_norm",
+    "MercerEstimate",
+    "mercer_from_sample",
+    "gaussian_mercer_eigenvalues",
+    "gaussian_mercer_eigenfunctions",
 ]

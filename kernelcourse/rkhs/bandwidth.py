@@ -60,3 +60,24 @@ def bias_variance_sweep(gammas, lam=0.01, **kwargs):
     bias2 = np.array([r["bias2"] for r in rows])
     variance = np.array([r["variance"] for r in rows])
     return {"gamma": gammas, "bias2": bias2, "variance": variance, "total": bias2 + variance}
+
+
+def median_heuristic(X):
+    """The median heuristic for the RBF width: ``gamma = 1 / median ||x_i - x_j||^2`` over pairs ``i < j``.
+
+    A scale-aware starting point for ``gamma`` (``exp(-gamma ||x - z||^2)`` is ``1/e`` at the
+    median squared distance); it looks at the inputs only, never at the targets, so it is a
+    first guess to refine by cross-validation, not a choice.
+    """
+    from .._validation import as_2d
+
+    X = as_2d(X)
+    if X.shape[0] < 2:
+        raise ValueError(f"X must hold at least two points to have a distance; got X with shape {X.shape}")
+    i, j = np.triu_indices(X.shape[0], k=1)
+    d2 = np.sum((X[i] - X[j]) ** 2, axis=1)
+    med = float(np.median(d2))
+    if med <= 0:
+        raise ValueError("X: the median squared distance between its points is 0 (over half the pairs "
+                         "coincide); the median heuristic needs distinct points")
+    return 1.0 / med

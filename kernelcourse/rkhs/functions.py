@@ -1,5 +1,14 @@
-"""Functions of an RKHS: ``f = sum_i alpha_i K(x_i, .)``, their inner products and norms,
-the reproducing property (lecture 5.1-5.4), and the representer theorem (5.9)."""
+"""Functions of an RKHS, their inner products and norms, the reproducing property
+(lecture 5.1-5.4), the representer theorem (5.9), and the RKHS as a completion (5.12).
+
+An :class:`RKHSFunction` is a finite sum ``f = sum_i alpha_i K(x_i, .)``. The RKHS ``H_K``
+itself is the *completion* of these finite sums under the norm ``sqrt(alpha^T K alpha)``
+(Moore-Aronszajn): it also holds the limits of Cauchy sequences of finite sums, which for the
+Gaussian kernel include functions that are no finite sum (:func:`riemann_bumps`). The inner
+product ``<f, g> = alpha^T K beta`` is well defined, whatever expansion of ``f`` and ``g``
+is used, because it equals ``sum_j beta_j f(x'_j)`` (:func:`inner_by_evaluation`). The
+representer theorem (5.9) is what lets a learner compute with finite sums only.
+"""
 
 from __future__ import annotations
 
@@ -76,7 +85,10 @@ def _point(x, name="x"):
 
 
 class RKHSFunction:
-    """A function ``f(.) = sum_i alpha_i K(x_i, .)`` of the RKHS of ``kernel``.
+    """A finite sum ``f(.) = sum_i alpha_i K(x_i, .)`` in the RKHS of ``kernel``.
+
+    These finite sums are dense in the RKHS, which is their completion (5.12); a learner
+    needs no more than them by the representer theorem (5.9).
 
     Parameters
     ----------
@@ -253,3 +265,102 @@ def orthogonal_to_span(g, X):
     X = _check_function(g, "g")._as_inputs(X)
     beta = scipy.linalg.lstsq(g.kernel(X, X), g(X))[0]  # least squares: K may be near-singular
     return g - RKHSFunction(g.kernel, X, beta)
+
+
+
+# ----------------------------------------------------------------------------------------
+# 5.12 The RKHS as a completion (Moore-Aronszajn)
+# ----------------------------------------------------------------------------------------
+def projection_onto_span(g, X):
+    """The orthogonal projection ``P g`` of ``g`` onto ``span{K(x_i, .)}``.
+
+    ``P g = sum_i beta_i K(x_i, .)`` with ``K beta = g(X)`` (least squares when ``K`` is
+    singular): the reproducing property gives ``<g, K(x_i, .)> = g(x_i)``, so ``P g`` depends
+    on the values of ``g`` at the ``x_i`` only. When ``g`` already lies in the span, ``P g`` is
+    ``g`` itself written on the new centres: another expansion of the same function.
+    """
+    X = _check_function(g, "g")._as_inputs(X)
+    beta = scipy.linalg.lstsq(g.kernel(X, X), g(X))[0]
+    return RKHSFunction(g.kernel, X, beta)
+
+
+def inner_by_evaluation(f, g):
+    """``<f, g> = sum_j beta_j f(x'_j)`` for ``g = sum_j beta_j K(x'_j, .)``.
+
+    The same number as ``alpha^T K beta``, but computed from the *values* of ``f``: it does
+    not depend on which expansion of ``f`` is used, which is why the inner product of the
+    RKHS is well defined (symmetrically, it depends on ``g`` only through its values).
+    """
+    f, g = _check_function(f, "f"), _check_function(g, "g")
+    f._check_same_space(g)
+    if len(g) == 0:
+        return 0.0
+    return float(g.alpha @ f(g.centres))
+
+
+def evaluation_bound(f, X):
+    """``||f|| sqrt(K(x, x))`` for each row of ``X``: a bound on ``|f(x)|``.
+
+    By the reproducing property and Cauchy-Schwarz,
+    ``|f(x)| = |<f, K(x, .)>| <= ||f|| ||K(x, .)|| = ||f|| sqrt(K(x, x))``. So ``||f|| = 0``
+    forces ``f = 0`` everywhere, and functions close in norm are close at every point
+    (uniformly where ``K(x, x)`` is bounded): a Cauchy sequence in norm converges pointwise,
+    which is how the limits that complete the space are functions.
+    """
+    f = _check_function(f, "f")
+    X = f._as_inputs(X)
+    return f.norm() * np.sqrt(np.maximum(_k_diag(f.kernel, X), 0.0))
+
+
+def riemann_bumps(kernel, a, b, n):
+    """``f_n = (b - a)/n sum_i K(t_i, .)`` over the ``n`` midpoints ``t_i`` of ``[a, b]``.
+
+    A Riemann sum of the continuous superposition ``g(x) = int_a^b K(t, x) dt`` (inputs in
+    one dimension). Every ``f_n`` is a finite sum of bumps; as ``n`` grows they form a Cauchy
+    sequence in the RKHS norm whose limit ``g`` is no finite sum: it lies in the completion.
+    """
+    kernel = as_kernel(_check_kernel(kernel), 1)
+    a, b = float(as_real(a, "a")), float(as_real(b, "b"))
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(f"the interval must have finite ends a < b; got a={a}, b={b}")
+    n = check_positive_int(n, "n")
+    t = a + (np.arange(n) + 0.5) * (b - a) / n
+    return RKHSFunction(kernel, t[:, None], np.full(n, (b - a) / n))
+
+
+def rbf_bump_integral(gamma, a, b, x):
+    """``g(x) = int_a^b exp(-gamma (t - x)^2) dt``, in closed form with ``erf``.
+
+    The limit of :func:`riemann_bumps` for ``RBF(gamma)`` in one dimension:
+    ``sqrt(pi / (4 gamma)) [erf(sqrt(gamma) (b - x)) - erf(sqrt(gamma) (a - x))]``.
+    """
+    from scipy.special import erf
+
+    gamma = check_positive(gamma, "gamma")
+    a, b = float(as_real(a, "a")), float(as_real(b, "b"))
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(f"the interval must have finite ends a < b; got a={a}, b={b}")
+    x = as_real(x, "x")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("x contains NaN or inf")
+    r = np.sqrt(gamma)
+    return np.sqrt(np.pi / (4 * gamma)) * (erf(r * (b - x)) - erf(r * (a - x)))
+
+
+def rbf_bump_integral_norm(gamma, a, b):
+    """``||g||`` of :func:`rbf_bump_integral` in the RKHS of ``RBF(gamma)``.
+
+    ``||g||^2 = int int exp(-gamma (s - t)^2) ds dt`` over ``[a, b]^2``
+    ``= 2 [L sqrt(pi / (4 gamma)) erf(sqrt(gamma) L) - (1 - exp(-gamma L^2)) / (2 gamma)]``
+    with ``L = b - a``: the limit of ``||f_n||^2 = w^2 1^T K 1`` of the Riemann sums.
+    """
+    from scipy.special import erf
+
+    gamma = check_positive(gamma, "gamma")
+    a, b = float(as_real(a, "a")), float(as_real(b, "b"))
+    if not (np.isfinite(a) and np.isfinite(b) and a < b):
+        raise ValueError(f"the interval must have finite ends a < b; got a={a}, b={b}")
+    L = b - a
+    sq = 2 * (L * np.sqrt(np.pi / (4 * gamma)) * erf(np.sqrt(gamma) * L)
+              - (1 - np.exp(-gamma * L * L)) / (2 * gamma))
+    return float(np.sqrt(sq))
