@@ -17,6 +17,7 @@ import json
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from kernelcourse.grading import evaluate
@@ -173,11 +174,26 @@ def test_fix_questions_give_code_that_differs_from_the_fix(qid):
     assert QUESTIONS[qid].kind == "fix"
 
 
+def _given_elsewhere(q) -> bool:
+    """Whether the fix question's notebook shows the buggy ``def <function>`` outside the
+    answer cell: a code cell defining ``<function>_given``, or a code block in the text."""
+    path = ROOT / "exercises" / "source" / SOLUTIONS[q.id]["file"]
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and f"def {q.function}_given(" in cell.source:
+            return True
+        if cell.cell_type == "markdown" and re.search(
+                rf"```python\s*\ndef {q.function}\(", cell.source):
+            return True
+    return False
+
+
 def test_every_fix_question_gives_its_buggy_code():
     for qid, q in QUESTIONS.items():
         if q.kind == "fix" and qid in SOLUTIONS:
-            assert SOLUTIONS[qid]["given"], f"{qid}: a fix question's answer cell gives the " \
-                                            "buggy code after '# STUB'"
+            assert SOLUTIONS[qid]["given"] or _given_elsewhere(q), (
+                f"{qid}: a fix question gives the buggy code: after '# STUB' in its answer cell, "
+                f"in a cell defining {q.function}_given, or in a code block of its text")
 
 
 # --------------------------------------------------------------------- kinds

@@ -554,8 +554,8 @@ Q7 = Question(
                   detect=lambda answer, case: _ANSWERS[case.args[0]][0] and answer is not None),
     ],
     kind="witness", section="4.7",
-    hints=("for each name in CANDIDATES decide: built by the rules (then return None), or not "
-           "(then return a few points whose Gram matrix has a negative determinant)",
+    hints=("for each name in CANDIDATES decide: built by the rules (then the answer is None), or "
+           "not (then give a few points whose Gram matrix has a negative determinant)",
            "a distance is 0 on the diagonal; a negative k(x, x) needs only one point; exp of a "
            "non-kernel fails on two opposite points; one function needs three points"),
 )

@@ -24,13 +24,10 @@ ex6.q9        kpca_transform               3     fix        6.4      fix kernel 
 
 No question text prints its formula: each names the quantity and the section that derives it.
 
-ex6.q4 is checked by behaviour as well as by value: its ``Phi`` is a :class:`FeatureRows`, which
-hands out at most ``chunk_size`` rows at a time and refuses anything that needs all of Phi at
-once (``Phi.T``, ``np.asarray(Phi)``, ``Phi @ w``), with a message that says so. So that it
-reaches the grading command's worker too, this module teaches
-:mod:`~kernelcourse.grading.transport` one more tagged form, ``{"$rows": ...}``
-(:func:`_install_rows_transport`, run on import: the worker imports every question module
-before it reads a request).
+ex6.q4 is checked by behaviour as well as by value: its ``Phi`` is a
+:class:`~kernelcourse.grading.probes.RowSource`, read by rows only, which counts the most rows
+formed at once; the constraint :func:`~kernelcourse.grading.probes.rows_at_most` fails an answer
+that forms more than ``chunk_size`` rows at a time (it crosses to the grading worker as a probe).
 """
 from __future__ import annotations
 
@@ -45,6 +42,7 @@ from ...nystroem import nystroem_features
 from ...random_features import fourier_features
 from ...ridge import primal_ridge
 from ...scaling import power_law_exponent
+from ..probes import RowSource, formed_more_rows_than, rows_at_most
 from ..core import Case, Diagnosis, Property, Question
 from .lecture3 import _own_mean             # centring new rows on their own mean: the lecture 3 mistake
 
@@ -293,115 +291,6 @@ Q3 = Question(
 
 
 # ===================================================================== ex6.q4
-class FeatureRows:
-    """A feature matrix handed out chunk by chunk: ``Phi.shape``, ``len(Phi)``, ``Phi.dtype``
-    and ``Phi[start:stop]`` (an ndarray of at most ``budget`` rows; also ``Phi[i]``, one row)
-    work; anything that needs more rows at once raises ``ValueError`` naming what asked."""
-
-    def __init__(self, rows, budget):
-        self._rows = np.array(rows, dtype=float)
-        if self._rows.ndim != 2:
-            raise ValueError(f"FeatureRows needs a 2-D array; got shape {self._rows.shape}")
-        self.budget = int(budget)
-
-    shape = property(lambda self: self._rows.shape)
-    ndim = property(lambda self: 2)
-    dtype = property(lambda self: self._rows.dtype)
-    size = property(lambda self: self._rows.size)
-
-    def __len__(self):
-        return self._rows.shape[0]
-
-    def _refuse(self, what, rows=None):
-        rows = len(self) if rows is None else rows
-        raise ValueError(f"{what} takes {rows} rows of Phi at once; take at most "
-                         f"{self.budget}: Phi[start:start + chunk_size]")
-
-    def __getitem__(self, key):
-        first = key[0] if isinstance(key, tuple) and key else key
-        if first is Ellipsis or first is None:
-            self._refuse(f"Phi[{key!r}]")
-        picked = np.arange(len(self))[first]
-        count = int(np.size(picked))
-        if count > self.budget:
-            self._refuse(f"Phi[{key!r}]", count)
-        return np.array(self._rows[key])
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self._rows[i].copy()
-
-    def __array__(self, dtype=None, copy=None):
-        self._refuse("np.asarray(Phi) (or a NumPy function on all of Phi)")
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        self._refuse(f"np.{ufunc.__name__} on the whole of Phi")
-
-    def __array_function__(self, func, types, args, kwargs):
-        self._refuse(f"np.{func.__name__} on the whole of Phi")
-
-    def __matmul__(self, other):
-        self._refuse("Phi @ ...")
-
-    def __rmatmul__(self, other):
-        self._refuse("... @ Phi")
-
-    @property
-    def T(self):
-        self._refuse("Phi.T")
-
-    def __getattr__(self, name):
-        if name.startswith("__") or name in ("_rows", "budget"):
-            raise AttributeError(name)
-        self._refuse(f"Phi.{name}")
-
-    def __deepcopy__(self, memo):
-        return FeatureRows(self._rows, self.budget)
-
-    def __eq__(self, other):
-        return (isinstance(other, FeatureRows) and self.budget == other.budget
-                and np.array_equal(self._rows, other._rows))
-
-    __hash__ = None
-
-    def __repr__(self):
-        n, D = self._rows.shape
-        return f"FeatureRows({n}x{D}, at most {self.budget} rows at a time)"
-
-
-def _install_rows_transport():
-    """Let a :class:`FeatureRows` travel to the grading worker as ``{"$rows": ...}``.
-
-    The question's cases cross to the worker as JSON (:mod:`..transport`); this wraps its
-    ``encode``/``decode`` once, so the tagged form is written and read back as a FeatureRows,
-    a plain-data object (an array and an int) that runs nothing when decoded.
-    """
-    from .. import transport
-
-    if getattr(transport, "_rows_installed", False):
-        return
-    plain_encode, plain_decode = transport.encode, transport.decode
-
-    def encode(obj, _depth=0):
-        if isinstance(obj, FeatureRows):
-            return {"$rows": plain_encode(obj._rows, _depth + 1), "budget": obj.budget}
-        return plain_encode(obj, _depth)
-
-    def decode(obj, _depth=0):
-        if isinstance(obj, dict) and "$rows" in obj:
-            rows, budget = plain_decode(obj["$rows"], _depth + 1), obj.get("budget")
-            if not isinstance(rows, np.ndarray) or not isinstance(budget, int) or budget < 1:
-                raise transport.UnsupportedValue("malformed $rows value")
-            return FeatureRows(rows, budget)
-        return plain_decode(obj, _depth)
-
-    transport.encode, transport.decode = encode, decode
-    transport._rows_installed = True
-
-
-_install_rows_transport()
-
-
 def _chunked_ridge(Phi, y, lam, chunk_size):
     """The ridge weights from the two sums, chunk by chunk (equal to lecture 3.1's primal_ridge)."""
     D = Phi.shape[1]
@@ -417,7 +306,7 @@ def _cases_chunked(rng):
     for n, D, chunk, lam in [(12, 3, 5, 0.5), (20, 4, 6, 2.0), (30, 5, 7, 1.0)]:
         Phi = np.round(rng.normal(size=(n, D)), 3)
         y = np.round(rng.normal(size=n), 3)
-        cases.append(Case((FeatureRows(Phi, chunk), y, lam, chunk),
+        cases.append(Case((RowSource(Phi), y, lam, chunk),
                           label=f"Phi of shape ({n}, {D}), lam={lam}, chunk_size={chunk}"))
     return cases
 
@@ -437,6 +326,10 @@ def _average_of_solves(Phi, y, lam, chunk_size):
     return np.mean([primal_ridge(P, t, lam) for P, t in _chunks(Phi, y, chunk_size)], axis=0)
 
 
+def _whole_phi(Phi, y, lam, chunk_size):
+    return _chunked_ridge(Phi, y, lam, len(y))     # one chunk: all of Phi at once
+
+
 def _last_chunk_dropped(Phi, y, lam, chunk_size):
     full = (len(y) // chunk_size) * chunk_size
     return _chunked_ridge(Phi, y[:full], lam, chunk_size)      # the chunks stop at y[:full]
@@ -453,12 +346,16 @@ Q4 = Question(
         "kernelcourse.chunked_ridge.add_moments",
     ),
     reference=_chunked_ridge, cases=_cases_chunked,
+    constraints=[rows_at_most(0, lambda case: case.args[3])],
     diagnoses=[
         Diagnosis("lam per chunk", "lambda belongs to the solve, once: add lam I to the SUM of the "
                   "chunks' Phi^T Phi, not to each chunk's", _lam_per_chunk),
         Diagnosis("average of solves", "averaging the chunks' own ridge solutions is not ridge on all "
                   "the data: add up Phi^T Phi and Phi^T y over the chunks, then solve once",
                   _average_of_solves),
+        Diagnosis("whole Phi", "the point of 6.5 is never to hold all of Phi: it was formed at "
+                  "once here; read it chunk by chunk, Phi[start:start + chunk_size]",
+                  _whole_phi, behaviour=formed_more_rows_than(0, lambda case: case.args[3])),
         Diagnosis("last chunk dropped", "the last chunk may be shorter than chunk_size: loop with "
                   "range(0, n, chunk_size) so that no row is left out", _last_chunk_dropped),
     ],

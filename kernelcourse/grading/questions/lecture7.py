@@ -87,7 +87,8 @@ CP1 = Question(
                   _dual_one_label),
     ],
     hints=("the kernel enters through Q = (y y^T) o K only",
-           "with ay = alpha * y, the quadratic term is ay @ K @ ay"),
+           "the quadratic term pairs every two products alpha_i y_i through K; form the vector "
+           "of those products once"),
 )
 
 
@@ -469,7 +470,8 @@ Q5 = Question(
                   "fall (a sign of y or of the gradient turned)", _pair_wrong_sign, detect=_detect_direction),
     ],
     hints=("I_up = {y = +1, a < C} or {y = -1, a > 0}; I_low = {y = +1, a > 0} or {y = -1, a < C}",
-           "with v = y - (alpha * y) @ K, take i = argmax of v over I_up and j = argmin over I_low"),
+           "score each index by y_i minus the kernel-weighted sum of the products alpha_j y_j; "
+           "i is the best score over I_up, j the worst over I_low"),
 )
 
 
