@@ -70,7 +70,7 @@ def lab(request, tmp_path_factory):
         from playwright.sync_api import sync_playwright
     except ImportError:
         _unavailable(request, "the Python package playwright is missing; "
-                     "`python3 tasks.py test` installs it with the dev extras")
+                     "`python3 tasks.py test` installs it with the test extra")
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with LabServer(NOTEBOOKS, workdir) as server:

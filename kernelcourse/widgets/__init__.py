@@ -23,7 +23,8 @@ import io
 
 import numpy as np
 
-__all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure"]
+__all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure",
+           "FigureInteractive", "widget_builders", "static_png"]
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw):
@@ -160,7 +161,19 @@ class FigureView:
         if not self._positions:
             self._positions = {ax: ax.get_position(original=True) for ax in self.fig.axes}
         if full or self._background is None or not self._moving:
-            canvas.draw()                      # everything but the animated artists
+            # The background must hold none of the moving artists. Matplotlib leaves
+            # animated artists out of a draw only where its containers filter them (an
+            # axes' children, the figure's texts), not an axis label or a title drawn by
+            # its axis or axes, whose old pixels would then stay under every new one:
+            # hide them all while the background is drawn.
+            shown = [a for a in self._moving if a.get_visible()]
+            for artist in shown:
+                artist.set_visible(False)
+            try:
+                canvas.draw()
+            finally:
+                for artist in shown:
+                    artist.set_visible(True)
             self._background = canvas.copy_from_bbox(self.fig.bbox)
         else:
             canvas.restore_region(self._background)
@@ -194,13 +207,92 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
         with _one_blas_thread():
             return update(*args, **kwargs)
 
-    widget = W.interactive(one_thread, **controls)
+    widget = __getattr__("FigureInteractive")(one_thread, **controls)
     widget.children = (*widget.kwargs_widgets, view.image, widget.out)
     widget.controls = controls
     widget.view = view
     for name, value in attributes.items():
         setattr(widget, name, value)
     return widget
+
+
+def static_png(png: bytes) -> bytes:
+    """``png`` re-encoded small (full zlib compression), for the picture stored in a notebook."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="png", optimize=True)
+    return buffer.getvalue()
+
+
+def _figure_interactive_class():
+    import ipywidgets as W
+
+    class FigureInteractive(W.interactive):
+        """``ipywidgets.interactive`` whose display also carries a PNG of its figure.
+
+        The output bundle of a widget cell holds, beside the live widget's view, the
+        picture the widget showed when it was displayed (``image/png``) and a one-line
+        text: a page that cannot run widgets (GitHub, nbviewer, an HTML export, an
+        untrusted notebook in JupyterLab) shows the figure instead of the widget's repr,
+        and a live JupyterLab shows the widget.
+        """
+
+        def _repr_mimebundle_(self, **kwargs):
+            import base64
+
+            bundle = super()._repr_mimebundle_(**kwargs)
+            if bundle is None:
+                return None
+            view = getattr(self, "view", None)
+            png = getattr(getattr(view, "image", None), "value", b"")
+            if png:
+                bundle["image/png"] = base64.b64encode(static_png(png)).decode("ascii")
+            names = ", ".join(getattr(self, "controls", {}) or ())
+            bundle["text/plain"] = (f"[an interactive figure: run the notebook to move its "
+                                    f"controls ({names})]")
+            return bundle
+
+    return FigureInteractive
+
+
+def __getattr__(name):
+    # made on first use, so importing this package does not import ipywidgets
+    if name == "FigureInteractive":
+        if "FigureInteractive" not in globals():
+            globals()["FigureInteractive"] = _figure_interactive_class()
+        return globals()["FigureInteractive"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: the lecture modules whose widgets :func:`widget_builders` finds
+_LECTURE_MODULE = "kernelcourse.widgets.lecture"
+
+
+def widget_builders() -> dict[str, object]:
+    """Every widget builder of every lecture module, found by name, in lecture order:
+    ``{"lecture4.kernel_builder": function, ...}``.
+
+    A builder is a public function (listed in its module's ``__all__``) of a module
+    ``kernelcourse.widgets.lectureN`` whose name ends with ``_widget`` or ``_builder``
+    and that returns an interactive widget with ``controls`` and ``view``. A new
+    lecture's module joins the tests and the benchmark by following this naming.
+    """
+    import importlib
+    import pkgutil
+    import re
+
+    import kernelcourse.widgets as package
+
+    found = {}
+    modules = [m.name for m in pkgutil.iter_modules(package.__path__)
+               if re.fullmatch(r"lecture\d+", m.name)]
+    for name in sorted(modules, key=lambda m: int(m[len("lecture"):])):
+        module = importlib.import_module(f"{_LECTURE_MODULE}{name[len('lecture'):]}")
+        for attr in getattr(module, "__all__", ()):
+            if attr.endswith(("_widget", "_builder")) and callable(getattr(module, attr)):
+                found[f"{name}.{attr}"] = getattr(module, attr)
+    return found
 
 
 def _one_blas_thread():
