@@ -165,15 +165,16 @@ class FigureView:
             # animated artists out of a draw only where its containers filter them (an
             # axes' children, the figure's texts), not an axis label or a title drawn by
             # its axis or axes, whose old pixels would then stay under every new one:
-            # hide them all while the background is drawn.
-            shown = [a for a in self._moving if a.get_visible()]
-            for artist in shown:
-                artist.set_visible(False)
+            # make them all transparent while the background is drawn (not invisible: an
+            # invisible title has no extent, and its axes would move it off the figure).
+            hidden = [(a, a.get_alpha()) for a in self._moving]
+            for artist, _ in hidden:
+                artist.set_alpha(0.0)
             try:
                 canvas.draw()
             finally:
-                for artist in shown:
-                    artist.set_visible(True)
+                for artist, alpha in hidden:
+                    artist.set_alpha(alpha)
             self._background = canvas.copy_from_bbox(self.fig.bbox)
         else:
             canvas.restore_region(self._background)

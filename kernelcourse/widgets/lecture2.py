@@ -315,7 +315,7 @@ class CostMeasurements:
         self.workers, self._running = [], 0
         for key, rows, png in measure_and_draw([(first, vary)]):   # before the workers start
             self.measured[key], self.pictures[key] = rows, png
-        n = max(1, int(processes))
+        n = int(processes)
         for part in range(n):
             self._start_worker(others[part::n])
         with self._done:
@@ -388,7 +388,11 @@ class CostMeasurements:
             return self._done.wait_for(lambda: not self._pending and not self._running, timeout)
 
 
-def cost_widget(way="gram", vary="n"):
+#: how many worker processes measure the cost widget's pairs in the background (0: all here)
+DEFAULT_COST_PROCESSES = 2
+
+
+def cost_widget(way="gram", vary="n", processes=None):
     """Widget: the way of learning and the varied size against measured time and memory.
 
     Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
@@ -408,7 +412,8 @@ def cost_widget(way="gram", vary="n"):
         "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in sgd.cost_table()}
-    costs = CostMeasurements(first=way, vary=vary)
+    costs = CostMeasurements(first=way, vary=vary,
+                             processes=DEFAULT_COST_PROCESSES if processes is None else processes)
     view = FigureView(1, 2, figsize=COST_FIGSIZE, layout=None)
     view.fig.subplots_adjust(**COST_MARGINS)
 
