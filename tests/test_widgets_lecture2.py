@@ -39,7 +39,9 @@ def test_rff_error_widget_follows_D_and_paired(capsys):
     assert w.result["var"] == pytest.approx(v64 / 8, rel=0.25)      # variance ~ 1 / D
     w.controls["paired"].value = True
     assert w.result["paired"] and w.result["var_formula"] < rf.rff_variance(w.result["K"], 512)
-    assert "D for error <= 0.1 with probability 0.95: 1476" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "D for error <= 0.1 with probability 0.95: 1476" in out.replace("\n  ", " ")
+    assert all(len(line) <= 88 for line in out.splitlines())      # wrapped between words
     assert len(w.result["figure"].axes) == 2
 
 

@@ -19,6 +19,7 @@ static plots and for figures shown once.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 
 import numpy as np
@@ -154,6 +155,8 @@ class FigureView:
         from PIL import Image
 
         canvas = self.fig.canvas
+        if full or self._background is None or not self._moving:
+            legible_fonts(self.fig)            # texts made since (a new legend) too
         if self._layout == "tight":
             self.fig.tight_layout()
             self.fig.set_layout_engine(None)   # else every later draw would run it again
@@ -205,9 +208,20 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
     def one_thread(*args, **kwargs):
         # a widget's matrices are small: BLAS threads only fight over the cores (a 300 x 300
         # eigendecomposition took 3 ms on one thread and up to 500 ms on two, under load)
-        with _one_blas_thread():
-            return update(*args, **kwargs)
+        printed = io.StringIO()
+        try:
+            with _one_blas_thread(), contextlib.redirect_stdout(printed):
+                return update(*args, **kwargs)
+        finally:
+            # the readout, in lines short enough that the page never breaks inside a number
+            text = wrap_readout(printed.getvalue())
+            if text:
+                print(text, end="")
 
+    for control in controls.values():          # a description shown whole, never "log10 ga..."
+        if getattr(control, "description", "") and hasattr(control, "style") \
+                and hasattr(control.style, "description_width"):
+            control.style.description_width = "initial"
     widget = __getattr__("FigureInteractive")(one_thread, **controls)
     widget.children = (*widget.kwargs_widgets, view.image, widget.out)
     widget.controls = controls
@@ -215,6 +229,31 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
     for name, value in attributes.items():
         setattr(widget, name, value)
     return widget
+
+
+#: the smallest font, in points, of a widget's figure (legends and ticks included)
+MIN_FONT_POINTS = 9.0
+
+
+def legible_fonts(fig, points: float = MIN_FONT_POINTS) -> None:
+    """Raise every text of ``fig`` (titles, labels, ticks, legends) to at least ``points``."""
+    import matplotlib.text as mtext
+
+    for text in fig.findobj(mtext.Text):
+        if text.get_fontsize() < points:
+            text.set_fontsize(points)
+    for ax in fig.axes:                       # ticks made later take the axis' tick size
+        for axis in (ax.xaxis, ax.yaxis):
+            for which in ("major", "minor"):
+                size = axis._major_tick_kw.get("labelsize") if which == "major" else \
+                    axis._minor_tick_kw.get("labelsize")
+                if size is None or (isinstance(size, (int, float)) and size < points):
+                    axis.set_tick_params(which=which, labelsize=max(points, _tick_size(axis)))
+
+
+def _tick_size(axis) -> float:
+    ticks = axis.get_major_ticks()
+    return float(ticks[0].label1.get_fontsize()) if ticks else MIN_FONT_POINTS
 
 
 def static_png(png: bytes) -> bytes:
@@ -294,6 +333,25 @@ def widget_builders() -> dict[str, object]:
             if attr.endswith(("_widget", "_builder")) and callable(getattr(module, attr)):
                 found[f"{name}.{attr}"] = getattr(module, attr)
     return found
+
+
+#: the longest line of a widget's printed readout (the notebook's default width holds ~95)
+READOUT_WIDTH = 88
+
+
+def wrap_readout(text: str, width: int = READOUT_WIDTH) -> str:
+    """``text`` with each line longer than ``width`` broken between words (never inside a
+    number or a word), the continuation indented by two spaces."""
+    import textwrap
+
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+        else:
+            lines.extend(textwrap.wrap(line, width=width, subsequent_indent="  ",
+                                       break_long_words=False, break_on_hyphens=False))
+    return "\n".join(lines)
 
 
 def _one_blas_thread():

@@ -215,9 +215,23 @@ def plot_cost(rows, axes=None):
         ax.loglog(x, scaled, "--", label="cost model (scaled)")
         ax.set_xlabel(rows["vary"])
         ax.set_ylabel(label)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
+        _at_least_a_decade(ax)
     _cost_titles(rows, axes)
     return axes
+
+
+def _at_least_a_decade(ax):
+    """Widen a log axis' vertical range to at least a factor 10 around its data (a flat
+    curve then looks flat, and the axis has round major ticks only: no long minor labels)."""
+    from matplotlib.ticker import NullFormatter
+
+    lo, hi = ax.get_ylim()
+    if lo > 0 and hi / lo < 10.0:
+        middle = np.sqrt(lo * hi)
+        ax.set_ylim(middle / np.sqrt(10.0), middle * np.sqrt(10.0))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def _cost_titles(rows, axes):
@@ -235,15 +249,17 @@ def _move_cost_lines(rows, axes):
         ax.lines[0].set_data(x, measured)
         ax.lines[1].set_data(x, model * measured[-1] / model[-1])
         ax.set_xlabel(rows["vary"])
+        ax.set_autoscale_on(True)            # _at_least_a_decade's limits were for other rows
         ax.relim()
         ax.autoscale_view()
+        _at_least_a_decade(ax)
     _cost_titles(rows, axes)
 
 
 #: the cost widget's figure: its size and fixed margins (the same for every picture, so that
 #: switching pictures does not move the axes)
 COST_FIGSIZE = (10, 3.4)
-COST_MARGINS = dict(left=0.07, right=0.985, bottom=0.16, top=0.89, wspace=0.22)
+COST_MARGINS = dict(left=0.08, right=0.985, bottom=0.16, top=0.89, wspace=0.28)
 
 
 def cost_picture(rows, dpi=100) -> bytes:

@@ -255,11 +255,14 @@ def plot_report(report, title="", axes=None, n_max=None):
     ax1, ax2 = axes
     fig = ax1.figure
     im = ax1.imshow(report["K"], cmap="viridis")
-    fig.colorbar(im, ax=ax1, fraction=0.046)
+    fig.colorbar(im, ax=ax1, fraction=0.046, label="$K_{ij}$")
     ax1.set_title("Gram matrix K")
+    ax1.set_xlabel("point j")
+    ax1.set_ylabel("point i")
     ax2.axhline(0.0, color="black", lw=0.8)
     ax2.set_title("eigenvalues of K (red: negative)")
     ax2.set_xlabel("index (ascending)")
+    ax2.set_ylabel("eigenvalue")
     n_max = len(report["eigenvalues"]) if n_max is None else n_max
     ax2.bar(np.arange(n_max), np.zeros(n_max), color="tab:blue")   # heights set per report
     update_report(fig, report, title)
@@ -456,7 +459,7 @@ def plot_map_dual(data, X, y, axes=None):
         left.set_ylabel("$x_2$")
     primal, = left.plot([], [], "-", lw=3, alpha=0.5, color="tab:blue", label="from w (primal)")
     dual_line, = left.plot([], [], "--", lw=1.5, color="tab:orange", label=r"from $X^\top\alpha$ (dual)")
-    left.legend(fontsize=7, loc="upper left")
+    left.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     index = np.arange(len(y))
     bars = right.bar(index, np.zeros(len(y)), color="#9ecae1", label=r"$\alpha_i$")
     identity, = right.plot(index, np.zeros(len(y)), "o", ms=4, color="k", label=(
@@ -465,7 +468,8 @@ def plot_map_dual(data, X, y, axes=None):
     right.axhline(0.0, color="grey", lw=0.6)
     right.set_ylim(-1.15, 1.45)
     right.set_xlabel("example i")
-    right.legend(fontsize=8, loc="upper left")
+    right.set_ylabel("scaled to the largest")
+    right.legend(fontsize=9, loc="upper left")
     artists = {"primal": primal, "dual": dual_line, "bars": bars, "identity": identity,
                "axes": axes, "X": X}
     update_map_dual(artists, data)
@@ -490,7 +494,7 @@ def update_map_dual(artists, data):
     for bar, a in zip(artists["bars"], data["alpha"]):
         bar.set_height(a / top)
     artists["identity"].set_ydata(data["alpha_identity"] / top)
-    right.set_title(f"alpha_i / {top:.3g} (the largest |alpha_i|); max |X^T alpha - w| = "
+    right.set_title(f"alpha_i / {top:.3g} (the largest |alpha_i|)\nmax |X^T alpha - w| = "
                     f"{data['max_difference']:.1e}", fontsize=9)
     left.set_title(_map_title(data), fontsize=9)
     return artists
