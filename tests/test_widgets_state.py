@@ -17,6 +17,7 @@ import pytest
 
 from kernelcourse.widgets import widget_builders
 
+from widget_checks import legibility_problems
 from widget_paths import final_value, history
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -97,6 +98,9 @@ def test_the_picture_depends_on_the_state_not_on_the_history(name, request):
             w.costs.close()
     assert_same_picture(moved_png, drawn, f"{name} moved along a path to {finals}")
     assert_same_picture(fresh_png, drawn, f"{name} moved straight to {finals}")
+    # legible at the final values: fonts >= 9 pt, nothing clipped or overlapping, every
+    # axis labelled, no legend over the data
+    assert legibility_problems(fresh.view.fig) == []
 
 
 def test_every_lecture_of_1_to_6_has_its_widgets_found():
