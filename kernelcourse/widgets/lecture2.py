@@ -404,6 +404,25 @@ class CostMeasurements:
             return self._done.wait_for(lambda: not self._pending and not self._running, timeout)
 
 
+def cost_agreement(rows, tolerance=0.3) -> str:
+    """One honest sentence: do the measured growth exponents agree with the model's here?
+
+    They agree when both (time and memory) are within ``tolerance`` of the model's. When
+    they do not, the sentence says why that happens at small sizes: fixed costs (the
+    interpreter, allocation, caches) that the cost model leaves out dominate what is
+    measured until the asymptotic term outgrows them.
+    """
+    gaps = {"time": rows["seconds_exponent"] - rows["operations_exponent"],
+            "memory": rows["bytes_exponent"] - rows["memory_exponent"]}
+    off = [f"{what} ({gap:+.2f})" for what, gap in gaps.items() if abs(gap) > tolerance]
+    if not off:
+        return (f"here the measurement follows the model: both exponents within {tolerance} "
+                f"of the model's")
+    return (f"here the measurement does not follow the model for {' and '.join(off)}: at "
+            f"these sizes fixed costs that the model leaves out (the interpreter, allocation, "
+            f"caches) still outweigh the growing term; the model describes large sizes")
+
+
 #: how many worker processes measure the cost widget's pairs in the background (0: all here)
 DEFAULT_COST_PROCESSES = 2
 
@@ -450,6 +469,7 @@ def cost_widget(way="gram", vary="n", processes=None):
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
               f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
               f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
+        print(cost_agreement(rows))
         rows["figure"] = view.fig
         return rows
 
