@@ -120,6 +120,19 @@ def legibility_problems(fig, min_points=9.0):
                 covered += int(inside.sum())
             if covered:
                 problems.append(f"the legend of axes {ax.get_title()!r} covers {covered} data points")
+    # a legend's box over a text that is not its own (an axis label under a legend)
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible() or not ax.get_visible():
+            continue
+        lbox = legend.get_window_extent(renderer)
+        own = {id(t) for t in legend.get_texts()}
+        for text, box in texts:
+            if id(text) not in own and lbox.overlaps(box):
+                w = min(lbox.x1, box.x1) - max(lbox.x0, box.x0)
+                h = min(lbox.y1, box.y1) - max(lbox.y0, box.y0)
+                if w > 1.5 and h > 1.5:
+                    problems.append(f"a legend covers the text {text.get_text()!r}")
     # texts that overlap (an axis label and tick labels, two titles)
     for i, (a, abox) in enumerate(texts):
         for b, bbox in texts[i + 1:]:

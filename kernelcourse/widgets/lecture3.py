@@ -374,7 +374,7 @@ def plot_novelty_map(data, X, X_test=None, ax=None, title=None):
         ax.scatter(X_test[~novel, 0], X_test[~novel, 1], s=30, c="orange", marker="+", label="inside")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3,
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=3,
               borderaxespad=0.0)
     if title:
         ax.set_title(title, fontsize=10)
