@@ -421,9 +421,9 @@ def map_dual_data(model, X, y, lam, sigma=0.5):
 
 def _map_title(data):
     if data["model"] == "linear":
-        return (f"lambda = {data['lam']:.3g}, lambda^2/sigma^2 = {data['weight']:.3g}: "
+        return (f"lambda = {data['lam']:.3g}, lambda^2/sigma^2 = {data['weight']:.3g}\n"
                 f"w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), RMSE {data['rmse']:.3f}")
-    return (f"lambda = {data['lam']:.3g}: w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), "
+    return (f"lambda = {data['lam']:.3g}: w = ({data['w'][0]:.3f}, {data['w'][1]:.3f})\n"
             f"training accuracy {data['accuracy']:.2f}")
 
 
@@ -466,7 +466,7 @@ def plot_map_dual(data, X, y, axes=None):
         r"$(\lambda^2/\sigma^2)(y_i - w^\top x_i)$" if data["model"] == "linear"
         else r"$\lambda^2 y_i (1 - P(y_i \mid x_i, w))$"))
     right.axhline(0.0, color="grey", lw=0.6)
-    right.set_ylim(-1.15, 1.45)
+    right.set_ylim(-1.15, 1.9)              # room for the legend above the bars
     right.set_xlabel("example i")
     right.set_ylabel("scaled to the largest")
     right.legend(fontsize=9, loc="upper left")
