@@ -140,9 +140,19 @@ class RFFRidge(Regressor):
         Rows per chunk (NumPy input), or per Dask block (Dask input is rechunked to it).
     random_state : None, int or numpy.random.Generator
         Seed for ``Omega`` and ``b`` (drawn as by :class:`RandomFourierFeatures`).
-    dtype : numpy float dtype, default float64
-        Dtype of the features inside a chunk. ``np.float32`` halves memory and
-        roughly doubles the speed; the sums and the solve stay in float64.
+    dtype : numpy float dtype, default float32
+        Dtype of the features inside a chunk (and of the prediction's products). The
+        default float32 halves the memory and the time of the float64 features (at
+        n = 10^6, d = 10, D = 1000: about 11 s against 40 s); each chunk's sums and the
+        solve are in float64. Why float32 loses nothing that matters: a float32 feature
+        carries a rounding error of about ``2^-24 |Omega x + b|`` (below 1e-6 for the
+        arguments of a few hundred met here), and a chunk's sums add a relative error of
+        about ``2^-24 sqrt(chunk_size)``, below 1e-4; the approximation itself, ``D``
+        random features in place of the kernel, errs by the Monte Carlo error
+        ``sqrt(2 / D)`` per kernel value (0.045 at D = 1000, 0.14 at D = 100), hundreds
+        of times more. The tests check that the float32 and float64 fits differ by under
+        1% of the difference between two draws of the features. Pass ``np.float64`` to
+        reproduce ridge on the whole feature matrix to rounding (as the tests do).
 
     Attributes
     ----------
@@ -164,7 +174,7 @@ class RFFRidge(Regressor):
     """
 
     def __init__(self, gamma=1.0, n_components=100, lam=1.0, chunk_size=10000, random_state=None,
-                 dtype=np.float64):
+                 dtype=np.float32):
         self.gamma = gamma
         self.n_components = n_components
         self.lam = lam

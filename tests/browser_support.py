@@ -373,14 +373,16 @@ def _run_all(page, timeout: float) -> dict:
 
 
 def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: int = 3,
-                  burst: int = 4) -> list[SliderMove]:
+                  burst: int = 4, shots: Path | None = None) -> list[SliderMove]:
     """Move the first slider of each cell that has sliders; note what changed.
 
     ``timeout`` bounds the wait for a change after a key press; ``settle_timeout``
     the wait for the kernel to finish the callback afterwards. Once a key moves the
     slider, it is pressed ``repeats - 1`` more times, each move timed from key press
     to new picture (``SliderMove.round_trips``, recorded, not asserted), then ``burst``
-    times in quick succession, after which every plot must still be there."""
+    times in quick succession, after which every plot must still be there. With ``shots``
+    (a path whose name is a prefix), each widget's output is photographed after its moves
+    as ``PREFIX_cellN.png``."""
     page.evaluate(JS_FINGERPRINT_FN)
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     moves = []
@@ -428,6 +430,14 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
         # Let the kernel finish the callbacks and the plot settle before going on.
         _settle(page, settle_timeout)
         slider.evaluate("e => e.removeAttribute('data-kc-moving')")
+        if shots is not None:
+            output = cell.locator(".jp-Cell-outputWrapper").first
+            output.scroll_into_view_if_needed()
+            page.evaluate("""async () => {
+                const imgs = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) img');
+                await Promise.all([...imgs].map(i => i.decode().catch(() => null))); }""")
+            shots.parent.mkdir(parents=True, exist_ok=True)
+            output.screenshot(path=str(shots.parent / f"{shots.name}_cell{i + 1}.png"))
         moves.append(SliderMove(cell=i + 1, label=label.strip(), before=(before_readout or "").strip(),
                                 after=(after_readout or "").strip(), changed=changed,
                                 images_before=images_before, images_after=images.count(),
@@ -527,7 +537,8 @@ class LabBrowser:
         self.context.close()
 
     def exercise(self, name: str, screenshot: Path,
-                 move_timeout: float | None = None) -> NotebookReport:
+                 move_timeout: float | None = None, widget_shots: Path | None = None
+                 ) -> NotebookReport:
         """Open ``name`` (relative to the server's root), run it, check and drive its
         widgets, save a screenshot; the report lists every problem found."""
         start = time.monotonic()
@@ -560,7 +571,8 @@ class LabBrowser:
                 pass  # reported below as "Loading widget..." left
             counts = page.evaluate(JS_WIDGET_COUNTS)
             report.widget_views, report.sliders = counts["views"], counts["sliders"]
-            report.moves = _move_sliders(page, move_timeout or self.move_timeout, self.timeout)
+            report.moves = _move_sliders(page, move_timeout or self.move_timeout, self.timeout,
+                                         shots=widget_shots)
             # after the moves, so that callbacks which raised are caught too
             report.problems += page.evaluate(JS_PROBLEMS)
             report.problems += _judge_moves(report.moves)

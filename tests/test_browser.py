@@ -70,7 +70,7 @@ def lab(request, tmp_path_factory):
         from playwright.sync_api import sync_playwright
     except ImportError:
         _unavailable(request, "the Python package playwright is missing; "
-                     "`python3 tasks.py test` installs it with the dev extras")
+                     "`python3 tasks.py test` installs it with the test extra")
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with LabServer(NOTEBOOKS, workdir) as server:
@@ -91,7 +91,9 @@ def _record(report, path: Path) -> None:
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[nb.stem for nb in NOTEBOOKS])
 def test_notebook_runs_and_its_widgets_respond(lab, notebook):
-    report = lab.exercise(notebook.name, SCREENSHOTS / f"{notebook.stem}.png")
+    # one screenshot of the notebook, and one of each widget after its moves
+    report = lab.exercise(notebook.name, SCREENSHOTS / f"{notebook.stem}.png",
+                          widget_shots=SCREENSHOTS / f"{notebook.stem}_widget")
     _record(report, SCREENSHOTS / f"{notebook.stem}.txt")
     assert not report.problems, (f"{notebook.name} in JupyterLab:\n  - "
                                  + "\n  - ".join(report.problems))

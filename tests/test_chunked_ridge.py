@@ -13,6 +13,9 @@ from kernelcourse.datasets import smooth_regression
 from kernelcourse.random_features import RandomFourierFeatures
 from kernelcourse.ridge import primal_ridge
 
+# the paths are compared to rounding in float64 (float32 sums depend on BLAS's blocking)
+F64 = np.float64
+
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +25,8 @@ def data():
 
 def test_chunked_fit_equals_ridge_on_the_whole_feature_matrix(data):
     X, y = data
-    model = RFFRidge(gamma=0.3, n_components=120, lam=0.5, chunk_size=700, random_state=1).fit(X, y)
+    model = RFFRidge(gamma=0.3, n_components=120, lam=0.5, chunk_size=700, random_state=1,
+                     dtype=np.float64).fit(X, y)
     assert model.n_chunks_ == 5                                  # 4 x 700 + 200
     Phi = RandomFourierFeatures(0.3, 120, random_state=1).fit_transform(X)
     assert_allclose(model.Omega_, RandomFourierFeatures(0.3, 120, random_state=1).fit(X).Omega_)
@@ -30,7 +34,8 @@ def test_chunked_fit_equals_ridge_on_the_whole_feature_matrix(data):
     assert_allclose(model.coef_, w, rtol=1e-9, atol=1e-11)
     assert_allclose(model.predict(X), Phi @ w, rtol=1e-9, atol=1e-11)
     # the chunk size changes nothing but the rounding
-    other = RFFRidge(gamma=0.3, n_components=120, lam=0.5, chunk_size=3000, random_state=1).fit(X, y)
+    other = RFFRidge(gamma=0.3, n_components=120, lam=0.5, chunk_size=3000, random_state=1,
+                     dtype=np.float64).fit(X, y)
     assert_allclose(other.coef_, model.coef_, rtol=1e-10, atol=1e-12)
 
 
@@ -54,7 +59,8 @@ def test_matches_sklearn_rbf_sampler_and_ridge_on_the_same_frequencies(data):
     from sklearn.linear_model import Ridge
 
     X, y = data
-    model = RFFRidge(gamma=0.3, n_components=80, lam=2.0, chunk_size=1000, random_state=0).fit(X, y)
+    model = RFFRidge(gamma=0.3, n_components=80, lam=2.0, chunk_size=1000, random_state=0,
+                     dtype=np.float64).fit(X, y)
     sampler = RBFSampler(gamma=0.3, n_components=80, random_state=0).fit(X)
     sampler.random_weights_ = model.Omega_.T.copy()             # the same draw in scikit-learn's names
     sampler.random_offset_ = model.b_.copy()
@@ -65,9 +71,23 @@ def test_matches_sklearn_rbf_sampler_and_ridge_on_the_same_frequencies(data):
 
 def test_float32_features_stay_close(data):
     X, y = data
-    a = RFFRidge(0.3, 100, 1.0, 500, random_state=0).fit(X, y)
+    a = RFFRidge(0.3, 100, 1.0, 500, random_state=0, dtype=np.float64).fit(X, y)
     b = RFFRidge(0.3, 100, 1.0, 500, random_state=0, dtype=np.float32).fit(X, y)
     assert np.abs(a.predict(X) - b.predict(X)).max() < 1e-3
+
+
+def test_the_float32_default_errs_far_less_than_the_monte_carlo_error_of_d_features(data):
+    """The default (float32 features) against float64 features from the same draw, and that
+    against another draw of D features: the rounding is under 1% of the Monte Carlo error."""
+    X, y = data
+    for D in (100, 1000):
+        f32 = RFFRidge(0.3, D, 1e-3, 1000, random_state=0).fit(X, y)
+        f64 = RFFRidge(0.3, D, 1e-3, 1000, random_state=0, dtype=np.float64).fit(X, y)
+        draw = RFFRidge(0.3, D, 1e-3, 1000, random_state=1, dtype=np.float64).fit(X, y)
+        assert f32.dtype is np.float32
+        rounding = np.sqrt(np.mean((f32.predict(X) - f64.predict(X)) ** 2))
+        monte_carlo = np.sqrt(np.mean((draw.predict(X) - f64.predict(X)) ** 2))
+        assert rounding < 0.01 * monte_carlo, (D, rounding, monte_carlo)
 
 
 @pytest.fixture(scope="module")
@@ -84,11 +104,12 @@ def test_dask_path_on_a_local_cluster_equals_the_numpy_path(data, cluster):
     from distributed import Client
 
     X, y = data
-    ref = RFFRidge(0.3, 150, 1.0, chunk_size=400, random_state=3).fit(X, y)
+    ref = RFFRidge(0.3, 150, 1.0, chunk_size=400, random_state=3, dtype=F64).fit(X, y)
     # connected by address, as to a scheduler on another machine
     with Client(cluster.scheduler_address) as client:
         Xd = da.from_array(X, chunks=(1000, 2))                  # rechunked to 400 rows, all columns
-        model = RFFRidge(0.3, 150, 1.0, chunk_size=400, random_state=3).fit(Xd, da.from_array(y))
+        model = RFFRidge(0.3, 150, 1.0, chunk_size=400, random_state=3, dtype=F64).fit(
+            Xd, da.from_array(y))
         assert model.n_chunks_ == ref.n_chunks_ == 8
         assert_allclose(model.coef_, ref.coef_, rtol=1e-10, atol=0)
         pred = model.predict(Xd)
@@ -96,7 +117,7 @@ def test_dask_path_on_a_local_cluster_equals_the_numpy_path(data, cluster):
         assert_allclose(pred.compute(), ref.predict(X), rtol=1e-10, atol=1e-12)
         assert len(client.scheduler_info()["workers"]) == 2
         # NumPy targets beside a Dask X
-        assert_allclose(RFFRidge(0.3, 150, 1.0, 400, 3).fit(Xd, y).coef_, ref.coef_, rtol=1e-10)
+        assert_allclose(RFFRidge(0.3, 150, 1.0, 400, 3, F64).fit(Xd, y).coef_, ref.coef_, rtol=1e-10)
 
 
 def test_without_a_client_the_fit_starts_and_closes_a_local_cluster(data):
@@ -104,8 +125,8 @@ def test_without_a_client_the_fit_starts_and_closes_a_local_cluster(data):
     from distributed import default_client
 
     X, y = data
-    ref = RFFRidge(0.3, 60, 1.0, chunk_size=1000, random_state=0).fit(X, y)
-    model = RFFRidge(0.3, 60, 1.0, chunk_size=1000, random_state=0).fit(da.from_array(X), y)
+    ref = RFFRidge(0.3, 60, 1.0, chunk_size=1000, random_state=0, dtype=F64).fit(X, y)
+    model = RFFRidge(0.3, 60, 1.0, chunk_size=1000, random_state=0, dtype=F64).fit(da.from_array(X), y)
     assert_allclose(model.coef_, ref.coef_, rtol=1e-10)
     with pytest.raises(ValueError):
         default_client()                                         # nothing left running
@@ -130,7 +151,7 @@ def test_estimator_contract_and_errors(data):
     X, y = data
     model = RFFRidge()
     assert model.get_params() == {"gamma": 1.0, "n_components": 100, "lam": 1.0, "chunk_size": 10000,
-                                  "random_state": None, "dtype": np.float64}
+                                  "random_state": None, "dtype": np.float32}
     fitted = clone(RFFRidge(0.3, 40, random_state=0)).fit(X, y)
     assert fitted.score(X, y) > 0.5                               # R^2, the course's own
     with pytest.raises(ValueError, match="not fitted yet"):

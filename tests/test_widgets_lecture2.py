@@ -39,7 +39,9 @@ def test_rff_error_widget_follows_D_and_paired(capsys):
     assert w.result["var"] == pytest.approx(v64 / 8, rel=0.25)      # variance ~ 1 / D
     w.controls["paired"].value = True
     assert w.result["paired"] and w.result["var_formula"] < rf.rff_variance(w.result["K"], 512)
-    assert "D for error <= 0.1 with probability 0.95: 1476" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "D for error <= 0.1 with probability 0.95: 1476" in out.replace("\n  ", " ")
+    assert all(len(line) <= 88 for line in out.splitlines())      # wrapped between words
     assert len(w.result["figure"].axes) == 2
 
 
@@ -129,3 +131,15 @@ def test_closed_cost_measurements_measure_the_rest_here():
     assert costs.wait(timeout=60) and all(p.returncode is not None for p in costs.workers)
     rows, _ = costs.get("kernel", "T")
     assert list(rows["sizes"]) == list(L.COST_SIZES["T"])
+
+
+def test_cost_agreement_says_when_the_measurement_does_not_follow_the_model():
+    from kernelcourse.widgets.lecture2 import cost_agreement
+
+    far = {"seconds_exponent": 0.46, "operations_exponent": 1.53,
+           "bytes_exponent": 0.0, "memory_exponent": 0.03}
+    assert "does not follow the model for time (-1.07)" in cost_agreement(far)
+    assert "memory" not in cost_agreement(far).split("caches")[0].split("for ")[1]
+    near = {"seconds_exponent": 1.40, "operations_exponent": 1.53,
+            "bytes_exponent": 1.99, "memory_exponent": 1.97}
+    assert cost_agreement(near).startswith("here the measurement follows the model")

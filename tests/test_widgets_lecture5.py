@@ -112,7 +112,8 @@ def test_budget_widget_follows_budget_and_rule(capsys):
     assert w.result["row"]["budget"] == 40
     w.controls["budget"].value = 0
     assert w.result["row"]["n_terms"] == 5
-    out = capsys.readouterr().out.splitlines()
+    # the readout's lines are wrapped between words; continuation lines start with two spaces
+    out = capsys.readouterr().out.replace("\n  ", " ").splitlines()
     assert out[-1].startswith("budget 5: 5 bumps")
     ring = w.result["figure"].axes[0].lines[1]
     assert list(ring.get_xdata()) == [5] and list(ring.get_ydata()) == [w.result["row"]["score"]]

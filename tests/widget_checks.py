@@ -40,3 +40,107 @@ def assert_redraw_shows_a_new_picture(widget, control, value):
     assert view.renders == renders + 2
     assert image.value == first, "moving back must show the first picture again"
     assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"
+
+
+def legibility_problems(fig, min_points=9.0):
+    """What makes a widget's figure hard to read, as a list of sentences (empty: none).
+
+    Every visible text has a font of at least ``min_points`` points and lies wholly inside
+    the figure (no clipped title or label); every axes with data has both axis labels
+    (colour bars too: one label); no legend covers a data point of its axes; a figure's
+    texts do not overlap one another (a tick label running into an axis label).
+    """
+    import matplotlib.text as mtext
+    from matplotlib.collections import Collection
+    from matplotlib.lines import Line2D
+
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    problems = []
+    fig_box = fig.bbox
+    texts = []
+    # tick labels: only those of the ticks an axis draws (it makes some beyond its limits)
+    all_ticks, drawn_ticks = set(), set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                all_ticks |= {id(tick.label1), id(tick.label2)}
+            if ax.get_visible() and ax.axison:
+                for tick in axis._update_ticks():
+                    drawn_ticks |= {id(tick.label1), id(tick.label2)}
+    for text in fig.findobj(mtext.Text):
+        if not text.get_visible() or not text.get_text().strip() or text.get_alpha() == 0:
+            continue
+        if id(text) in all_ticks and id(text) not in drawn_ticks:
+            continue
+        if text.axes is not None and not text.axes.get_visible():
+            continue
+        box = text.get_window_extent(renderer)
+        if box.width == 0 or box.height == 0:
+            continue
+        texts.append((text, box))
+        if text.get_fontsize() < min_points - 1e-9:
+            problems.append(f"text {text.get_text()!r} is {text.get_fontsize():.1f} pt")
+        if (box.x0 < fig_box.x0 - 1 or box.x1 > fig_box.x1 + 1
+                or box.y0 < fig_box.y0 - 1 or box.y1 > fig_box.y1 + 1):
+            problems.append(f"text {text.get_text()!r} is clipped by the figure's edge")
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison:
+            continue
+        is_colourbar = hasattr(ax, "_colorbar") or ax.get_label() == "<colorbar>"
+        if is_colourbar:
+            if not (ax.get_ylabel() or ax.get_xlabel()):
+                problems.append("a colour bar has no label")
+            continue
+        if not ax.get_xlabel():
+            problems.append(f"axes {ax.get_title()!r} has no x label")
+        if not ax.get_ylabel():
+            problems.append(f"axes {ax.get_title()!r} has no y label")
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            lbox = legend.get_window_extent(renderer)
+            covered = 0
+            for artist in ax.get_children():
+                if not artist.get_visible() or artist is legend:
+                    continue
+                if isinstance(artist, Line2D):
+                    xy = artist.get_xydata()
+                elif isinstance(artist, Collection) and hasattr(artist, "get_offsets"):
+                    xy = np.asarray(artist.get_offsets())
+                    if artist.get_offset_transform() is not ax.transData:
+                        continue
+                else:
+                    continue
+                if len(xy) == 0:
+                    continue
+                trans = artist.get_transform() if isinstance(artist, Line2D) else ax.transData
+                pts = trans.transform(np.asarray(xy, dtype=float))
+                inside = ((pts[:, 0] > lbox.x0) & (pts[:, 0] < lbox.x1)
+                          & (pts[:, 1] > lbox.y0) & (pts[:, 1] < lbox.y1))
+                covered += int(inside.sum())
+            if covered:
+                problems.append(f"the legend of axes {ax.get_title()!r} covers {covered} data points")
+    # a legend's box over a text that is not its own (an axis label under a legend)
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible() or not ax.get_visible():
+            continue
+        lbox = legend.get_window_extent(renderer)
+        own = {id(t) for t in legend.get_texts()}
+        for text, box in texts:
+            if id(text) not in own and lbox.overlaps(box):
+                w = min(lbox.x1, box.x1) - max(lbox.x0, box.x0)
+                h = min(lbox.y1, box.y1) - max(lbox.y0, box.y0)
+                if w > 1.5 and h > 1.5:
+                    problems.append(f"a legend covers the text {text.get_text()!r}")
+    # texts that overlap (an axis label and tick labels, two titles)
+    for i, (a, abox) in enumerate(texts):
+        for b, bbox in texts[i + 1:]:
+            if id(a) in all_ticks and id(b) in all_ticks:
+                continue              # two tick labels (an x and a y one meet at a corner)
+            if abox.overlaps(bbox):
+                inter_w = min(abox.x1, bbox.x1) - max(abox.x0, bbox.x0)
+                inter_h = min(abox.y1, bbox.y1) - max(abox.y0, bbox.y0)
+                if inter_w > 1.5 and inter_h > 1.5:
+                    problems.append(f"texts {a.get_text()!r} and {b.get_text()!r} overlap")
+    return problems

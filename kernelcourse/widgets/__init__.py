@@ -19,11 +19,13 @@ static plots and for figures shown once.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 
 import numpy as np
 
-__all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure"]
+__all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure",
+           "FigureInteractive", "widget_builders", "static_png"]
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw):
@@ -153,6 +155,8 @@ class FigureView:
         from PIL import Image
 
         canvas = self.fig.canvas
+        if full or self._background is None or not self._moving:
+            legible_fonts(self.fig)            # texts made since (a new legend) too
         if self._layout == "tight":
             self.fig.tight_layout()
             self.fig.set_layout_engine(None)   # else every later draw would run it again
@@ -160,7 +164,20 @@ class FigureView:
         if not self._positions:
             self._positions = {ax: ax.get_position(original=True) for ax in self.fig.axes}
         if full or self._background is None or not self._moving:
-            canvas.draw()                      # everything but the animated artists
+            # The background must hold none of the moving artists. Matplotlib leaves
+            # animated artists out of a draw only where its containers filter them (an
+            # axes' children, the figure's texts), not an axis label or a title drawn by
+            # its axis or axes, whose old pixels would then stay under every new one:
+            # make them all transparent while the background is drawn (not invisible: an
+            # invisible title has no extent, and its axes would move it off the figure).
+            hidden = [(a, a.get_alpha()) for a in self._moving]
+            for artist, _ in hidden:
+                artist.set_alpha(0.0)
+            try:
+                canvas.draw()
+            finally:
+                for artist, alpha in hidden:
+                    artist.set_alpha(alpha)
             self._background = canvas.copy_from_bbox(self.fig.bbox)
         else:
             canvas.restore_region(self._background)
@@ -191,16 +208,150 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
     def one_thread(*args, **kwargs):
         # a widget's matrices are small: BLAS threads only fight over the cores (a 300 x 300
         # eigendecomposition took 3 ms on one thread and up to 500 ms on two, under load)
-        with _one_blas_thread():
-            return update(*args, **kwargs)
+        printed = io.StringIO()
+        try:
+            with _one_blas_thread(), contextlib.redirect_stdout(printed):
+                return update(*args, **kwargs)
+        finally:
+            # the readout, in lines short enough that the page never breaks inside a number
+            text = wrap_readout(printed.getvalue())
+            if text:
+                print(text, end="")
 
-    widget = W.interactive(one_thread, **controls)
+    for control in controls.values():          # a description shown whole, never "log10 ga..."
+        if getattr(control, "description", "") and hasattr(control, "style") \
+                and hasattr(control.style, "description_width"):
+            control.style.description_width = "initial"
+    widget = __getattr__("FigureInteractive")(one_thread, **controls)
     widget.children = (*widget.kwargs_widgets, view.image, widget.out)
     widget.controls = controls
     widget.view = view
     for name, value in attributes.items():
         setattr(widget, name, value)
     return widget
+
+
+#: the smallest font, in points, of a widget's figure (legends and ticks included)
+MIN_FONT_POINTS = 9.0
+
+
+def legible_fonts(fig, points: float = MIN_FONT_POINTS) -> None:
+    """Raise every text of ``fig`` (titles, labels, ticks, legends) to at least ``points``."""
+    import matplotlib.text as mtext
+
+    for text in fig.findobj(mtext.Text):
+        if text.get_fontsize() < points:
+            text.set_fontsize(points)
+    for ax in fig.axes:                       # ticks made later take the axis' tick size
+        for axis in (ax.xaxis, ax.yaxis):
+            for which in ("major", "minor"):
+                size = axis._major_tick_kw.get("labelsize") if which == "major" else \
+                    axis._minor_tick_kw.get("labelsize")
+                if size is None or (isinstance(size, (int, float)) and size < points):
+                    axis.set_tick_params(which=which, labelsize=max(points, _tick_size(axis)))
+
+
+def _tick_size(axis) -> float:
+    ticks = axis.get_major_ticks()
+    return float(ticks[0].label1.get_fontsize()) if ticks else MIN_FONT_POINTS
+
+
+def static_png(png: bytes) -> bytes:
+    """``png`` re-encoded small (full zlib compression), for the picture stored in a notebook."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="png", optimize=True)
+    return buffer.getvalue()
+
+
+def _figure_interactive_class():
+    import ipywidgets as W
+
+    class FigureInteractive(W.interactive):
+        """``ipywidgets.interactive`` whose display also carries a PNG of its figure.
+
+        The output bundle of a widget cell holds, beside the live widget's view, the
+        picture the widget showed when it was displayed (``image/png``) and a one-line
+        text: a page that cannot run widgets (GitHub, nbviewer, an HTML export, an
+        untrusted notebook in JupyterLab) shows the figure instead of the widget's repr,
+        and a live JupyterLab shows the widget.
+        """
+
+        def _repr_mimebundle_(self, **kwargs):
+            import base64
+
+            bundle = super()._repr_mimebundle_(**kwargs)
+            if bundle is None:
+                return None
+            view = getattr(self, "view", None)
+            png = getattr(getattr(view, "image", None), "value", b"")
+            if png:
+                bundle["image/png"] = base64.b64encode(static_png(png)).decode("ascii")
+            names = ", ".join(getattr(self, "controls", {}) or ())
+            bundle["text/plain"] = (f"[an interactive figure: run the notebook to move its "
+                                    f"controls ({names})]")
+            return bundle
+
+    return FigureInteractive
+
+
+def __getattr__(name):
+    # made on first use, so importing this package does not import ipywidgets
+    if name == "FigureInteractive":
+        if "FigureInteractive" not in globals():
+            globals()["FigureInteractive"] = _figure_interactive_class()
+        return globals()["FigureInteractive"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+#: the lecture modules whose widgets :func:`widget_builders` finds
+_LECTURE_MODULE = "kernelcourse.widgets.lecture"
+
+
+def widget_builders() -> dict[str, object]:
+    """Every widget builder of every lecture module, found by name, in lecture order:
+    ``{"lecture4.kernel_builder": function, ...}``.
+
+    A builder is a public function (listed in its module's ``__all__``) of a module
+    ``kernelcourse.widgets.lectureN`` whose name ends with ``_widget`` or ``_builder``
+    and that returns an interactive widget with ``controls`` and ``view``. A new
+    lecture's module joins the tests and the benchmark by following this naming.
+    """
+    import importlib
+    import pkgutil
+    import re
+
+    import kernelcourse.widgets as package
+
+    found = {}
+    modules = [m.name for m in pkgutil.iter_modules(package.__path__)
+               if re.fullmatch(r"lecture\d+", m.name)]
+    for name in sorted(modules, key=lambda m: int(m[len("lecture"):])):
+        module = importlib.import_module(f"{_LECTURE_MODULE}{name[len('lecture'):]}")
+        for attr in getattr(module, "__all__", ()):
+            if attr.endswith(("_widget", "_builder")) and callable(getattr(module, attr)):
+                found[f"{name}.{attr}"] = getattr(module, attr)
+    return found
+
+
+#: the longest line of a widget's printed readout (the notebook's default width holds ~95)
+READOUT_WIDTH = 88
+
+
+def wrap_readout(text: str, width: int = READOUT_WIDTH) -> str:
+    """``text`` with each line longer than ``width`` broken between words (never inside a
+    number or a word), the continuation indented by two spaces."""
+    import textwrap
+
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+        else:
+            lines.extend(textwrap.wrap(line, width=width, subsequent_indent="  ",
+                                       break_long_words=False, break_on_hyphens=False))
+    return "\n".join(lines)
 
 
 def _one_blas_thread():

@@ -351,11 +351,13 @@ def plot_all_subsets_costs(costs, axes=None, d_max=None):
     axes[0].semilogy(d, d, "s-", label="kernel factors $d$")
     axes[0].set_xlabel("d")
     axes[0].set_title("size per inner product", fontsize=10)
+    axes[0].set_ylabel("numbers per point")
     axes[0].legend(fontsize=8, loc="upper left")
     axes[1].semilogy(d, costs["map_seconds"], "o-", label=r"$\phi(X)\phi(X)^\top$")
     axes[1].semilogy(d, costs["kernel_seconds"], "s-", label=r"$\prod_k (1 + x_k z_k)$")
     axes[1].set_xlabel("d")
     axes[1].set_title("seconds for the Gram matrix", fontsize=10)
+    axes[1].set_ylabel("seconds")
     axes[1].legend(fontsize=8, loc="upper left")
     if d_max is not None:
         full = all_subsets_costs(d_max, n=int(costs.get("n", 40)))
@@ -466,6 +468,7 @@ def plot_gd_step(path_data, step_data, X, y, axes=None):
     axes[1].semilogy([t], [losses[t]], "o")
     axes[1].set_xlabel("step t")
     axes[1].set_title(r"loss $\|K\alpha^t - y\|^2$", fontsize=10)
+    axes[1].set_ylabel("training loss")
     return axes[0].figure
 
 

@@ -215,9 +215,23 @@ def plot_cost(rows, axes=None):
         ax.loglog(x, scaled, "--", label="cost model (scaled)")
         ax.set_xlabel(rows["vary"])
         ax.set_ylabel(label)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=9)
+        _at_least_a_decade(ax)
     _cost_titles(rows, axes)
     return axes
+
+
+def _at_least_a_decade(ax):
+    """Widen a log axis' vertical range to at least a factor 10 around its data (a flat
+    curve then looks flat, and the axis has round major ticks only: no long minor labels)."""
+    from matplotlib.ticker import NullFormatter
+
+    lo, hi = ax.get_ylim()
+    if lo > 0 and hi / lo < 10.0:
+        middle = np.sqrt(lo * hi)
+        ax.set_ylim(middle / np.sqrt(10.0), middle * np.sqrt(10.0))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.xaxis.set_minor_formatter(NullFormatter())
 
 
 def _cost_titles(rows, axes):
@@ -235,15 +249,17 @@ def _move_cost_lines(rows, axes):
         ax.lines[0].set_data(x, measured)
         ax.lines[1].set_data(x, model * measured[-1] / model[-1])
         ax.set_xlabel(rows["vary"])
+        ax.set_autoscale_on(True)            # _at_least_a_decade's limits were for other rows
         ax.relim()
         ax.autoscale_view()
+        _at_least_a_decade(ax)
     _cost_titles(rows, axes)
 
 
 #: the cost widget's figure: its size and fixed margins (the same for every picture, so that
 #: switching pictures does not move the axes)
 COST_FIGSIZE = (10, 3.4)
-COST_MARGINS = dict(left=0.07, right=0.985, bottom=0.16, top=0.89, wspace=0.22)
+COST_MARGINS = dict(left=0.08, right=0.985, bottom=0.16, top=0.89, wspace=0.28)
 
 
 def cost_picture(rows, dpi=100) -> bytes:
@@ -315,7 +331,7 @@ class CostMeasurements:
         self.workers, self._running = [], 0
         for key, rows, png in measure_and_draw([(first, vary)]):   # before the workers start
             self.measured[key], self.pictures[key] = rows, png
-        n = max(1, int(processes))
+        n = int(processes)
         for part in range(n):
             self._start_worker(others[part::n])
         with self._done:
@@ -388,7 +404,30 @@ class CostMeasurements:
             return self._done.wait_for(lambda: not self._pending and not self._running, timeout)
 
 
-def cost_widget(way="gram", vary="n"):
+def cost_agreement(rows, tolerance=0.3) -> str:
+    """One honest sentence: do the measured growth exponents agree with the model's here?
+
+    They agree when both (time and memory) are within ``tolerance`` of the model's. When
+    they do not, the sentence says why that happens at small sizes: fixed costs (the
+    interpreter, allocation, caches) that the cost model leaves out dominate what is
+    measured until the asymptotic term outgrows them.
+    """
+    gaps = {"time": rows["seconds_exponent"] - rows["operations_exponent"],
+            "memory": rows["bytes_exponent"] - rows["memory_exponent"]}
+    off = [f"{what} ({gap:+.2f})" for what, gap in gaps.items() if abs(gap) > tolerance]
+    if not off:
+        return (f"here the measurement follows the model: both exponents within {tolerance} "
+                f"of the model's")
+    return (f"here the measurement does not follow the model for {' and '.join(off)}: at "
+            f"these sizes fixed costs that the model leaves out (the interpreter, allocation, "
+            f"caches) still outweigh the growing term; the model describes large sizes")
+
+
+#: how many worker processes measure the cost widget's pairs in the background (0: all here)
+DEFAULT_COST_PROCESSES = 2
+
+
+def cost_widget(way="gram", vary="n", processes=None):
     """Widget: the way of learning and the varied size against measured time and memory.
 
     Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
@@ -408,7 +447,8 @@ def cost_widget(way="gram", vary="n"):
         "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in sgd.cost_table()}
-    costs = CostMeasurements(first=way, vary=vary)
+    costs = CostMeasurements(first=way, vary=vary,
+                             processes=DEFAULT_COST_PROCESSES if processes is None else processes)
     view = FigureView(1, 2, figsize=COST_FIGSIZE, layout=None)
     view.fig.subplots_adjust(**COST_MARGINS)
 
@@ -429,6 +469,7 @@ def cost_widget(way="gram", vary="n"):
         print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
               f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
               f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
+        print(cost_agreement(rows))
         rows["figure"] = view.fig
         return rows
 

@@ -101,7 +101,8 @@ def plot_ridge_fits(fits, x, y, ax=None, title=None):
     ax.plot(fits["grid"][:, 0], fits["dual"], "--", lw=1.5, label=r"dual $\sum_i \alpha_i k(x_i, x)$")
     ax.set_ylim(-2.5, 2.5)
     ax.set_xlabel("x")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.set_ylabel("y")
+    ax.legend(fontsize=9, loc="upper left")
     if title:
         ax.set_title(title, fontsize=10)
     return ax
@@ -225,19 +226,23 @@ def plot_perceptron_state(path, state, axes=None):
     ax.set_xlim(-lim, lim)
     ax.set_ylim(-lim, lim)
     ax.set_aspect("equal")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     T = np.arange(0, run.n_updates + 1)
     axes[1].plot(T, T * run.R**2, "--", c="gray", label=r"$t R^2$")
     artists["norm_sq"], = axes[1].plot([], [], "o-", ms=3, label=r"$\|w_t\|^2$")
     axes[1].set_xlabel("update t")
     axes[1].set_title(r"$\|w_t\|^2 \leq t R^2$", fontsize=10)
-    axes[1].legend(fontsize=8)
+    axes[1].set_ylabel("squared norm")
+    axes[1].legend(fontsize=9, loc="upper left")
     axes[2].plot(T, T * run.gamma, "--", c="gray", label=r"$t \gamma$")
     artists["alignment"], = axes[2].plot([], [], "o-", ms=3, label=r"$\langle w^*, w_t\rangle$")
     artists["norm"], = axes[2].plot([], [], "-", lw=1, label=r"$\|w_t\|$")
     axes[2].set_xlabel("update t")
     axes[2].set_title(r"$\|w_t\| \geq \langle w^*, w_t\rangle \geq t\gamma$", fontsize=10)
-    axes[2].legend(fontsize=8)
+    axes[2].set_ylabel("length along $w^*$")
+    axes[2].legend(fontsize=9, loc="upper left")
     for a in axes[1:]:                       # the curves' full range, so no rescaling per move
         a.set_xlim(-0.5, run.n_updates + 0.5)
     axes[1].set_ylim(0, 1.05 * run.n_updates * run.R**2)
@@ -367,7 +372,10 @@ def plot_novelty_map(data, X, X_test=None, ax=None, title=None):
         novel = data["test_novel"]
         ax.scatter(X_test[novel, 0], X_test[novel, 1], s=30, c="red", marker="x", label="novel")
         ax.scatter(X_test[~novel, 0], X_test[~novel, 1], s=30, c="orange", marker="+", label="inside")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.19), ncol=3,
+              borderaxespad=0.0)
     if title:
         ax.set_title(title, fontsize=10)
     return ax

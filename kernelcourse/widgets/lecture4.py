@@ -255,11 +255,14 @@ def plot_report(report, title="", axes=None, n_max=None):
     ax1, ax2 = axes
     fig = ax1.figure
     im = ax1.imshow(report["K"], cmap="viridis")
-    fig.colorbar(im, ax=ax1, fraction=0.046)
+    fig.colorbar(im, ax=ax1, fraction=0.046, label="$K_{ij}$")
     ax1.set_title("Gram matrix K")
+    ax1.set_xlabel("point j")
+    ax1.set_ylabel("point i")
     ax2.axhline(0.0, color="black", lw=0.8)
     ax2.set_title("eigenvalues of K (red: negative)")
     ax2.set_xlabel("index (ascending)")
+    ax2.set_ylabel("eigenvalue")
     n_max = len(report["eigenvalues"]) if n_max is None else n_max
     ax2.bar(np.arange(n_max), np.zeros(n_max), color="tab:blue")   # heights set per report
     update_report(fig, report, title)
@@ -418,9 +421,9 @@ def map_dual_data(model, X, y, lam, sigma=0.5):
 
 def _map_title(data):
     if data["model"] == "linear":
-        return (f"lambda = {data['lam']:.3g}, lambda^2/sigma^2 = {data['weight']:.3g}: "
+        return (f"lambda = {data['lam']:.3g}, lambda^2/sigma^2 = {data['weight']:.3g}\n"
                 f"w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), RMSE {data['rmse']:.3f}")
-    return (f"lambda = {data['lam']:.3g}: w = ({data['w'][0]:.3f}, {data['w'][1]:.3f}), "
+    return (f"lambda = {data['lam']:.3g}: w = ({data['w'][0]:.3f}, {data['w'][1]:.3f})\n"
             f"training accuracy {data['accuracy']:.2f}")
 
 
@@ -456,16 +459,17 @@ def plot_map_dual(data, X, y, axes=None):
         left.set_ylabel("$x_2$")
     primal, = left.plot([], [], "-", lw=3, alpha=0.5, color="tab:blue", label="from w (primal)")
     dual_line, = left.plot([], [], "--", lw=1.5, color="tab:orange", label=r"from $X^\top\alpha$ (dual)")
-    left.legend(fontsize=7, loc="upper left")
+    left.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     index = np.arange(len(y))
     bars = right.bar(index, np.zeros(len(y)), color="#9ecae1", label=r"$\alpha_i$")
     identity, = right.plot(index, np.zeros(len(y)), "o", ms=4, color="k", label=(
         r"$(\lambda^2/\sigma^2)(y_i - w^\top x_i)$" if data["model"] == "linear"
         else r"$\lambda^2 y_i (1 - P(y_i \mid x_i, w))$"))
     right.axhline(0.0, color="grey", lw=0.6)
-    right.set_ylim(-1.15, 1.45)
+    right.set_ylim(-1.15, 1.9)              # room for the legend above the bars
     right.set_xlabel("example i")
-    right.legend(fontsize=8, loc="upper left")
+    right.set_ylabel("scaled to the largest")
+    right.legend(fontsize=9, loc="upper left")
     artists = {"primal": primal, "dual": dual_line, "bars": bars, "identity": identity,
                "axes": axes, "X": X}
     update_map_dual(artists, data)
@@ -490,7 +494,7 @@ def update_map_dual(artists, data):
     for bar, a in zip(artists["bars"], data["alpha"]):
         bar.set_height(a / top)
     artists["identity"].set_ydata(data["alpha_identity"] / top)
-    right.set_title(f"alpha_i / {top:.3g} (the largest |alpha_i|); max |X^T alpha - w| = "
+    right.set_title(f"alpha_i / {top:.3g} (the largest |alpha_i|)\nmax |X^T alpha - w| = "
                     f"{data['max_difference']:.1e}", fontsize=9)
     left.set_title(_map_title(data), fontsize=9)
     return artists

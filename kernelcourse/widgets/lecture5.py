@@ -145,7 +145,8 @@ def plot_step(view, path, ax=None):
     ax.set_xlim(grid[0], grid[-1])
     ax.set_ylim(*step_ylim(path, grid))
     ax.set_xlabel("x")
-    ax.legend(loc="upper right", fontsize=8, framealpha=0.6)
+    ax.set_ylabel("f(x) and its bumps")
+    ax.legend(loc="upper right", fontsize=9, framealpha=0.6)
     update_step(artists, view, path)
     return artists
 
@@ -361,7 +362,8 @@ def plot_bandwidth(result, gamma, ax=None, n_shown=15):
     ax.plot(grid, result["truth"], "k--", lw=1.2, label="sin(2 pi x)")
     ax.set_ylim(-2.0, 2.0)
     ax.set_xlabel("x")
-    ax.legend(loc="upper right", fontsize=8)
+    ax.set_ylabel("fitted f(x)")
+    ax.legend(loc="upper right", fontsize=9)
     ax.set_title(_bandwidth_title(result, gamma), fontsize=10)
     return ax
 

@@ -246,10 +246,12 @@ def plot_kpca_projection(data, X, y, axes=None):
             np.zeros(int(np.sum(y == label))), np.zeros(int(np.sum(y == label))), s=10, c=colour,
             label="outer ring" if label < 0 else "inner ring")
     ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
     ax.set_title("input space", fontsize=10)
     ax2.set_xlim(-1.05, 1.05)
     ax2.set_ylim(-1.05, 1.05)
-    ax2.legend(fontsize=8, loc="upper right")
+    ax2.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     a["title"] = ax2.set_title("", fontsize=10)
     a["xlabel"] = ax2.xaxis.label
     a["ylabel"] = ax2.yaxis.label
@@ -271,7 +273,7 @@ def update_kpca_projection(artists, data, y):
     r = data["ratio"]
     artists["xlabel"].set_text(f"component 1 ({100 * r[0]:.1f}% of the variance), scaled to 1")
     artists["ylabel"].set_text(f"component 2 ({100 * r[1]:.1f}%), scaled to 1")
-    artists["title"].set_text(f"gamma = {data['gamma']:.3g}: one threshold on component 1 is "
+    artists["title"].set_text(f"gamma = {data['gamma']:.3g}: one cut on component 1 is "
                               f"right for {100 * data['accuracy']:.0f}%")
     return artists
 
