@@ -54,6 +54,7 @@ every name of the parts above stays importable from here.
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import threading
 import time
@@ -67,7 +68,8 @@ from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _r
                         _short_names, summary_table, write_gradebook)
 from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
-                     bounded_json, clean_text, find_notebooks, read_notebook, read_submission)
+                     bounded_json, clean_text, find_notebooks, python_source, read_notebook,
+                     read_submission)
 from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sandbox import Sandbox, TreeMemoryLimit, probe
@@ -78,12 +80,17 @@ __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
 
 DEFAULTS = {
-    "seed": 2026,
+    "seed": None,               # None: a fresh secret seed per run, recorded in the gradebook
     "question_timeout": None,   # None: each question's own time_limit
     "submission_timeout": 300.0,
     "memory_mb": 2048,
     "max_notebook_mb": 16,
 }
+
+
+def new_seed() -> int:
+    """A fresh secret seed for one run (recorded in the gradebook JSON; ``--seed`` replays it)."""
+    return secrets.randbits(62)
 
 
 def _question_seed(seed: int, question_id: str) -> int:
@@ -103,6 +110,7 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
     :class:`~kernelcourse.grading.sandbox.Sandbox`, or None for none.
     """
     sandbox = probe() if sandbox == "auto" else sandbox
+    seed = new_seed() if seed is None else seed
     intake = _read(Path(path), int(max_notebook_mb * 1024 * 1024))
     if selection is None and intake.answers:
         selection = choose_assignment([list(intake.answers)])
@@ -112,14 +120,16 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
 
 
 def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, question_timeout,
-           submission_timeout, memory_mb) -> Submission:
-    """Grade one read submission; any failure of the grader itself becomes an error row."""
+           submission_timeout, memory_mb, pool=None) -> Submission:
+    """Grade one read submission; any failure of the grader itself becomes an error row.
+    ``pool``: the job's :class:`WorkerPool` (reset for this submission), or None for a worker
+    of its own."""
     start = time.monotonic()
     row = Submission(file=str(intake.path), sha256=intake.sha256)
     try:
         _grade_answers(row, intake, registry, selection, sandbox, start, seed=seed,
                        question_timeout=question_timeout, submission_timeout=submission_timeout,
-                       memory_mb=memory_mb)
+                       memory_mb=memory_mb, pool=pool)
     except Exception as exc:  # noqa: BLE001 - one submission must never stop the run
         row.errors.append(f"not graded: internal error of the grader ({type(exc).__name__}: "
                           f"{clean_text(exc, 200)})")
@@ -131,7 +141,7 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
 
 
 def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, question_timeout,
-                   submission_timeout, memory_mb) -> None:
+                   submission_timeout, memory_mb, pool=None) -> None:
     if intake.error:
         row.errors.append(intake.error)
         return
@@ -148,17 +158,19 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
     if not any(q.id in answers for q in questions):
         row.errors.append("no answer cell of a question of the assignment (a line "
                           "'# ANSWER <id>' opens each answer cell)")
-    pool = WorkerPool(memory_mb, sandbox)
+    own = pool is None
+    pool = WorkerPool(memory_mb, sandbox) if own else pool
     try:
         if any(q.id in answers for q in questions):
-            pool.start()
+            pool.next_submission()  # a fresh worker, or the job's worker reset
             start = time.monotonic()  # the worker's start-up is not the submission's time
         for q in questions:
             _grade_question(row, q, answers, pool, start, seed=seed,
                             question_timeout=question_timeout,
                             submission_timeout=submission_timeout)
     finally:
-        pool.close()
+        if own:
+            pool.close()
 
 
 def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
@@ -178,7 +190,9 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     try:
         cases = q.make_cases(_question_seed(seed, q.id))
         forbidden = q.shortcut_objects()
-        request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
+        source = python_source(answers[q.id])
+        request = {"source": source, "function": q.function,
+                   "time_limit": limit,
                    "forbidden": list(q.forbidden),
                    "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                              for c in cases]}
@@ -187,7 +201,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.errors.append(f"{q.id}: not graded, internal error in the question: "
                           f"{type(exc).__name__}: {exc}")
         return
-    uses = set(static_uses(answers[q.id], forbidden))
+    uses = set(static_uses(source, forbidden))
     try:
         reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
     except WorkerTimeout:
@@ -250,6 +264,8 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     stream = sys.stderr if stream is None else stream
     sandbox = probe() if sandbox == "auto" else sandbox
     jobs = max(1, int(jobs or os.cpu_count() or 1))
+    if options.get("seed") is None:
+        options["seed"] = new_seed()
     max_bytes = int(options.pop("max_notebook_mb", DEFAULTS["max_notebook_mb"]) * 1024 * 1024)
     registry = all_questions()
     notebooks, problems = find_notebooks(paths)
@@ -260,13 +276,21 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     assignment = choose_assignment([list(i.answers) for i in intakes if i.answers is not None],
                                    selection, registry)
     slots: list = [None] * len(intakes)
-    book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), assignment, sandbox)
+    book = _Gradebook(Path(output), options["seed"], assignment, sandbox)
     done = 0
     lock = threading.Lock()
+    local = threading.local()  # one worker per job, reset between its submissions
+    pools: list = []
+    memory_mb = options.get("memory_mb", DEFAULTS["memory_mb"])
 
     def grade_one(index: int) -> None:
         nonlocal done
-        row = _grade(intakes[index], registry, assignment, sandbox, **_grading_options(options))
+        if getattr(local, "pool", None) is None:
+            local.pool = WorkerPool(memory_mb, sandbox)
+            with lock:
+                pools.append(local.pool)
+        row = _grade(intakes[index], registry, assignment, sandbox, pool=local.pool,
+                     **_grading_options(options))
         with lock:
             slots[index] = row
             done += 1
@@ -274,9 +298,13 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
             if progress:
                 _progress(done, len(intakes), str(intakes[index].path), stream)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in [pool.submit(grade_one, i) for i in range(len(intakes))]:
-            future.result()
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as executor:
+            for future in [executor.submit(grade_one, i) for i in range(len(intakes))]:
+                future.result()
+    finally:
+        for worker_pool in pools:
+            worker_pool.close()
     rows += slots
     book.write(rows)
     return rows

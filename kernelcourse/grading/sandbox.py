@@ -75,13 +75,17 @@ def find_bwrap() -> str | None:
         return None
 
 
-def _python_roots() -> list[str]:
-    """The folders the interpreter, the environment and the package live in."""
+def package_dir() -> str:
+    """The folder of the package ``kernelcourse`` (its source and cached bytecode)."""
     import kernelcourse
 
+    return str(Path(kernelcourse.__file__).resolve().parent)
+
+
+def _python_roots() -> list[str]:
+    """The folders the interpreter and the environment live in (not the package's own)."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             str(Path(os.path.realpath(sys.executable)).parent.parent),
-             str(Path(kernelcourse.__file__).resolve().parent)}
+             str(Path(os.path.realpath(sys.executable)).parent.parent)}
     for entry in sys.path:  # site-packages folders outside the prefixes
         if entry and os.path.isdir(entry) and "site-packages" in entry:
             roots.add(os.path.realpath(entry))
@@ -120,6 +124,9 @@ class Sandbox:
         args = [self.bwrap,
                 "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
                 "--disable-userns", "--hostname", "sandbox",
+                # the worker is PID 1 itself: no init of bubblewrap's holding the worker's
+                # pipes, and the kernel shields PID 1 from every signal sent from inside
+                "--as-pid-1",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 *_system_mounts(),
                 # the scratch first: a checkout or environment that lives under /tmp is then
@@ -127,7 +134,12 @@ class Sandbox:
                 "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
         for root in self.roots:
             args += ["--ro-bind", root, root]
-        args += ["--proc", "/proc", "--dev", "/dev",
+        # the package's own folder (its source, its bytecode, the grader's questions) is not
+        # in the sandbox: an empty folder hides it where it lies inside a bound folder
+        package = package_dir()
+        if any(package == r or package.startswith(r + os.sep) for r in self.roots):
+            args += ["--size", "4096", "--tmpfs", package, "--remount-ro", package]
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
@@ -170,7 +182,8 @@ def probe(bwrap: str | None = None) -> Sandbox:
 
 # --------------------------------------------------------------------- memory of a process tree
 def _cgroup_mounts() -> dict[str, str]:
-    """``{"v2": path}`` and/or ``{"memory": path, "pids": path}`` from /proc/self/mountinfo."""
+    """``{"v2": path}`` and/or ``{"memory": path, "pids": path, "cpu": path}`` (v1) from
+    /proc/self/mountinfo."""
     found: dict[str, str] = {}
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -185,7 +198,7 @@ def _cgroup_mounts() -> dict[str, str]:
         if fstype == "cgroup2":
             found.setdefault("v2", point)
         elif fstype == "cgroup":
-            for controller in ("memory", "pids"):
+            for controller in ("memory", "pids", "cpu"):
                 if controller in options:
                     found.setdefault(controller, point)
     return found
@@ -240,6 +253,8 @@ class TreeMemoryLimit:
         return path
 
     def _make_cgroup(self) -> None:
+        if os.environ.get("KERNELCOURSE_MEMORY_CAP") == "watchdog":  # tests of the watchdog
+            return
         mounts = _cgroup_mounts()
         try:
             if "v2" in mounts:
@@ -248,10 +263,12 @@ class TreeMemoryLimit:
                 if "memory" in (parent / "cgroup.subtree_control").read_text().split():
                     path = self._new_dir(mounts["v2"], own)
                     (path / "memory.max").write_text(str(self.bytes))
-                    if (path / "memory.swap.max").exists():
-                        (path / "memory.swap.max").write_text("0")
-                    if (path / "pids.max").exists():
-                        (path / "pids.max").write_text(str(self.MAX_PROCESSES))
+                    for name, value in (("memory.swap.max", "0"), ("memory.oom.group", "1"),
+                                        ("pids.max", str(self.MAX_PROCESSES))):
+                        if (path / name).exists():
+                            (path / name).write_text(value)
+                    # cpu.weight, when the cpu controller is delegated, is the same for every
+                    # worker: one submission's processes cannot take CPU from another's
                     self.kind = "cgroup v2"
                     return
         except OSError:
@@ -267,12 +284,14 @@ class TreeMemoryLimit:
                     except OSError:
                         pass
                 self.kind = "cgroup v1"
-                if "pids" in mounts:
-                    try:
-                        pids = self._new_dir(mounts["pids"], _own_cgroup("pids"))
-                        (pids / "pids.max").write_text(str(self.MAX_PROCESSES))
-                    except OSError:
-                        pass
+                for controller, name, value in (("pids", "pids.max", str(self.MAX_PROCESSES)),
+                                                ("cpu", "cpu.shares", "1024")):
+                    if controller in mounts:
+                        try:
+                            extra = self._new_dir(mounts[controller], _own_cgroup(controller))
+                            (extra / name).write_text(value)
+                        except OSError:
+                            pass
         except OSError:
             self._remove()
             self.kind = "watchdog"
@@ -327,7 +346,7 @@ class TreeMemoryLimit:
             tree = _process_tree(root_pid)
             if not tree:
                 return
-            rss = 0
+            rss = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
             for pid in tree:
                 try:
                     rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
@@ -364,6 +383,29 @@ class TreeMemoryLimit:
     def close(self) -> None:
         self._stop.set()
         self._remove()
+
+
+def _scratch_bytes(tree: list[int]) -> int:
+    """The bytes held in the private scratch folders (tmpfs) the processes of ``tree`` see,
+    each file system counted once."""
+    seen, used = set(), 0
+    for pid in tree:
+        try:
+            st = os.statvfs(f"/proc/{pid}/root{SCRATCH}")
+            key = os.stat(f"/proc/{pid}/root{SCRATCH}").st_dev
+        except OSError:
+            continue
+        if key in seen or key == _HOST_SCRATCH_DEV:
+            continue
+        seen.add(key)
+        used += (st.f_blocks - st.f_bfree) * st.f_frsize
+    return used
+
+
+try:
+    _HOST_SCRATCH_DEV = os.stat(SCRATCH).st_dev
+except OSError:  # pragma: no cover
+    _HOST_SCRATCH_DEV = -1
 
 
 def _process_tree(root: int) -> list[int]:

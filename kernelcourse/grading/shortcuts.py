@@ -303,13 +303,20 @@ _BLOCKED_EVENTS = ("ctypes.", "os.exec", "os.posix_spawn", "os.spawn", "os.syste
 
 
 def seal_process() -> None:
-    """In a forked answer process: no new programs, no reading or recompiling the
-    package's source, no ctypes. Cannot be undone within the process."""
+    """In a forked answer process: seccomp refuses new programs (and what
+    :func:`_no_exec_seccomp` lists) for good; an audit hook refuses ctypes and reading the
+    package's source where a source file exists (the grading worker holds none).
+
+    The audit hook is Python inside the process it polices, a second line only: what the
+    grader guarantees comes from the kernel (the sandbox's mount layout, seccomp,
+    namespaces), not from it."""
     _no_exec_seccomp()
-    package_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    prefix = package_dir + os.sep
+    here = globals().get("__file__")
+    prefix = (os.path.dirname(os.path.dirname(os.path.realpath(here))) + os.sep) if here else None
 
     def _inside(path) -> bool:
+        if prefix is None:
+            return False
         try:
             p = os.fsdecode(path) if not isinstance(path, int) else ""
         except (TypeError, ValueError):
@@ -328,12 +335,19 @@ def seal_process() -> None:
     sys.addaudithook(guard)
 
 
-# seccomp: refuse execve/execveat with EPERM (x86-64 and aarch64)
-_EXEC_SYSCALLS = {"x86_64": (0xC000003E, (59, 322)), "aarch64": (0xC00000B7, (221, 281))}
+# seccomp: refused with EPERM (x86-64 and aarch64 numbers): execve, execveat (no new
+# programs); shmget, semget, msgget, mq_open (System V and POSIX IPC, which would outlive the
+# answer's processes); memfd_create (memory outside every file system); add_key, request_key,
+# keyctl (kernel keys, which outlive processes); ptrace
+_EXEC_SYSCALLS = {
+    "x86_64": (0xC000003E, (59, 322, 29, 64, 68, 240, 319, 248, 249, 250, 101)),
+    "aarch64": (0xC00000B7, (221, 281, 194, 190, 186, 180, 279, 217, 218, 219, 117)),
+}
 
 
 def _no_exec_seccomp() -> bool:
-    """Ask the kernel to refuse new programs to this process and its children."""
+    """Ask the kernel to refuse new programs, IPC that outlives a process, memfds, kernel
+    keys and ptrace to this process and its children."""
     if not sys.platform.startswith("linux"):
         return False
     arch = os.uname().machine

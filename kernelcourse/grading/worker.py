@@ -1,37 +1,47 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.pool`, one worker per submission,
-inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
-``--no-sandbox``, as a plain process in an empty temporary folder), with the
-same interpreter in isolated mode (``python -I``), calling :func:`main` with
-the memory limit in megabytes and ``sandboxed`` or ``plain``. It reads one
-JSON request per line on stdin::
+Started by :mod:`kernelcourse.grading.pool`, one worker per job (``--jobs``) that grades one
+submission after another, inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
+``--no-sandbox``, as a plain process in an empty temporary folder), with the same interpreter in
+isolated mode (``python -I``), calling :func:`main` with the memory limit in megabytes and
+``sandboxed`` or ``plain``.
 
-    {"id": 3, "source": "<answer cell>", "function": "rbf_gram",
+**What the worker holds.** The package's folder is not in the sandbox. The first line on stdin
+is the *bundle*: the source of the package's modules that answers may use (the mathematics)
+and of the few grading modules the worker runs (this one, ``running``, ``question``,
+``compare``, ``transport``, ``shortcuts``), never the grader's questions (references,
+diagnoses), the grading command or the exercise pipeline; ``kernelcourse.grading`` itself is a
+stub whose ``check`` does nothing. The worker imports every module of the bundle, then drops the
+bundle and its importer: from then on no source of the package exists in the worker's file
+system or in any importer, so ``importlib.reload`` or reading a file cannot give back code that
+was turned into a tripwire.
+
+Then it reads one JSON request per line::
+
+    {"id": "3f..", "source": "<answer cell as Python>", "function": "rbf_gram",
      "cases": [[args, kwargs], ...], "time_limit": 10.0,
      "forbidden": ["kernelcourse.kernels.RBF", ...]}
+    {"id": "9a..", "reset": true}          (between two submissions)
 
-and serves each in a child process forked for that request alone (so what
-one answer does to its process, patching modules or calling ``os._exit``,
-cannot reach the next). The child executes the answer cell in a fresh
-namespace, calls the named function on each case (arguments in
-:mod:`~kernelcourse.grading.transport`'s format) under the time limit and
-writes its reply to a pipe of its own; the worker checks that the reply is
-well formed, kills a child that overruns twice the time limit plus a second,
-and writes one JSON line back::
+and serves each answer in a child process forked for that request alone (so what one answer
+does to its process, patching modules or calling ``os._exit``, cannot reach the next). The
+child executes the answer cell in a fresh namespace, calls the named function on each case
+(arguments in :mod:`~kernelcourse.grading.transport`'s format) under the time limit and writes
+its reply to a pipe of its own; the worker checks that the reply is well formed, kills a child
+that overruns twice the time limit plus a second, and writes one JSON line back::
 
-    {"id": 3, "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
-    {"id": 3, "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
+    {"id": "3f..", "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
+    {"id": "3f..", "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
 
-It never sees the expected values and never judges: the parent compares. The
-child's address space is capped (``RLIMIT_AS``) so a memory bomb ends in
-MemoryError; anything the answer prints goes to /dev/null. Before the answer
-runs, the child turns the forbidden names and the grader's own answers into
-tripwires that report on a pipe of their own (``"uses"`` in the reply) and
-seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`: no new
-programs, no reading the package's source, no ctypes). The worker itself is
-not dumpable, so no answer can read its memory or its pipes through
-``/proc``; after each answer, every other process in the sandbox is killed.
+It never sees the expected values and never judges: the parent compares. Before the answer
+runs, the child turns the forbidden names into tripwires that report on a pipe of their own
+(``"uses"`` in the reply) and seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`:
+seccomp refuses new programs, System V and POSIX IPC, memfds and kernel keys; its address space
+is capped, so a memory bomb ends in MemoryError). Anything the answer prints goes to /dev/null.
+The worker is PID 1 of the sandbox and not dumpable, so no answer can read its memory or its
+pipes through ``/proc``, nor signal it; after each answer, every other process in the sandbox is
+killed. A reset between two submissions kills every process but the worker and empties the
+scratch folder, so nothing of one submission is left for the next.
 """
 from __future__ import annotations
 
@@ -74,15 +84,32 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+class _IPythonStub:
+    """What ``get_ipython()`` returns to an answer cell in the worker: the magics and shell
+    lines IPython turned into calls do nothing (their output is not graded)."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def _no_check(*args, **kwargs):
+    """An answer cell's own ``check(...)`` call: nothing to do in the grader."""
+    return None
+
+
 def _run(request: dict) -> dict:
     from .question import Case
     from .running import QuestionTimeout, _short, run_answer, time_limit
     from .transport import decode
 
     seconds = float(request.get("time_limit", 10.0))
-    namespace = {"__name__": "__answer__"}
+    stub = _IPythonStub()
+    namespace = {"__name__": "__answer__", "check": _no_check, "get_ipython": lambda: stub}
     try:
-        code = compile(strip_magics(request["source"]), "<answer cell>", "exec")
+        source = request["source"]
+        if request.get("magics", False):  # not transformed by the grader (no IPython there)
+            source = strip_magics(source)
+        code = compile(source, "<answer cell>", "exec")
         with time_limit(seconds):
             exec(code, namespace)
     except QuestionTimeout:
@@ -179,7 +206,7 @@ def _child(request: dict, write_fd: int, report_fd: int, memory_mb: int) -> None
 
 def _arm(request: dict, report_fd: int) -> None:
     """Tripwires on what the answer may not use, reported on ``report_fd``; then seal."""
-    from .shortcuts import forbidden_objects, grader_objects, seal_process, tripwires
+    from .shortcuts import forbidden_objects, seal_process, tripwires
 
     pipe = os.fstat(report_fd)
 
@@ -193,7 +220,13 @@ def _arm(request: dict, report_fd: int) -> None:
             os._exit(_REPORT_LOST)
 
     names = [n for n in request.get("forbidden", []) if isinstance(n, str)]
-    with tripwires({**forbidden_objects(names), **grader_objects()}, report, restore=False):
+    objects = {}
+    for name in names:  # a name outside the bundle (the grader's own) cannot be reached here
+        try:
+            objects.update(forbidden_objects([name]))
+        except ValueError:
+            pass
+    with tripwires(objects, report, restore=False):
         pass  # the originals are dropped: nothing in this process can call them again
     seal_process()
 
@@ -230,7 +263,7 @@ def _kill_the_rest() -> None:
     import time
 
     me = os.getpid()
-    for _ in range(100):
+    for _ in range(200):
         others = [pid for pid in _live_pids() if pid not in (1, me)]
         if not others:
             return
@@ -354,30 +387,64 @@ def _not_dumpable() -> None:
 
 
 def _warm_up() -> None:
-    """Import what answers and the tripwires need, so it does not count against an answer."""
+    """Import every module of the bundle (what answers and the tripwires need), so that it
+    does not count against an answer; then drop the bundle and its importer for good."""
     import importlib
-    import pkgutil
+    import importlib.util
+    import threading  # noqa: F401 - time limits and tripwires import these lazily elsewhere
+    import types  # noqa: F401
 
     import numpy  # noqa: F401
     import scipy.linalg  # noqa: F401
 
-    import kernelcourse
-    from kernelcourse.grading.questions import all_questions
+    bundle = next((f for f in sys.meta_path if getattr(f, "kernelcourse_bundle", False)), None)
+    names = sorted(bundle.modules) if bundle is not None else []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - an optional module that cannot load here
+            for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                sys.modules.pop(loaded, None)
+    if bundle is not None:
+        bundle.modules.clear()
+        sys.meta_path.remove(bundle)
+    importlib.invalidate_caches()
 
-    all_questions()  # imports every package module a question uses
-    skip = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute")
-    for info in pkgutil.walk_packages(kernelcourse.__path__, "kernelcourse."):
-        if not info.name.startswith(skip):
-            try:
-                importlib.import_module(info.name)
-            except Exception:  # noqa: BLE001 - an optional module that cannot load here
-                pass
+
+def _reset(scratch: str) -> None:
+    """Between two submissions: no process but the worker, an empty scratch folder."""
+    import shutil
+    import stat
+
+    if _SANDBOXED:
+        _kill_the_rest()
+
+    def unlock(func, path, _info):
+        try:
+            os.chmod(os.path.dirname(path), stat.S_IRWXU)
+            os.chmod(path, stat.S_IRWXU)
+            func(path)
+        except OSError:
+            pass
+
+    for entry in os.listdir(scratch):
+        path = os.path.join(scratch, entry)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
+                shutil.rmtree(path, onerror=unlock)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+    os.chdir(scratch)
 
 
 def main(argv: list[str]) -> None:
     global _REPLY_FD, _SANDBOXED
     memory_mb = int(argv[0]) if argv else 0
     _SANDBOXED = len(argv) > 1 and argv[1] == "sandboxed"
+    scratch = os.getcwd()
     _not_dumpable()
     _die_with_parent(os.getppid())
     # keep a private copy of stdout for the replies; point fd 1 at /dev/null
@@ -394,7 +461,11 @@ def main(argv: list[str]) -> None:
             request = json.loads(line)
         except json.JSONDecodeError:
             continue
-        answer = _serve(request, memory_mb)
+        if request.get("reset"):
+            _reset(scratch)
+            answer = {"reset": True}
+        else:
+            answer = _serve(request, memory_mb)
         reply.write(json.dumps({"id": request.get("id"), **answer}, separators=(",", ":")) + "\n")
         reply.flush()
 
