@@ -210,8 +210,8 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.details[q.id] = f"stopped: {why}"
         row.errors.append(f"{q.id}: stopped, {why}")
         return
-    except WorkerDied as exc:
-        row.details[q.id] = str(exc)
+    except WorkerDied as exc:  # the same line as an answer that failed in its own process
+        row.details[q.id] = Result(q, "error", 0, len(cases), 0.0, clean_text(exc, 300)).line()
         row.errors.append(f"{q.id}: {exc}")
         return
     names = {name for name, _ in forbidden.values()}

@@ -79,8 +79,55 @@ def _resolve(dotted: str):
     return obj
 
 
+# Routes to the same computation under other names: when a question forbids one of a group,
+# it forbids them all. The PSD test: the package's verdict, its smallest eigenvalue, the check
+# every estimator runs on a Gram matrix (``check_psd``, which raises for a non-PSD matrix: a
+# PSD test through ``try``) and the bilinear kernel, whose constructor runs the same test.
+ROUTES = (
+    ("kernelcourse.kernels.is_psd", "kernelcourse.kernels.min_eigenvalue",
+     "kernelcourse._validation.check_psd", "kernelcourse._validation.check_eigenvalues_psd",
+     "kernelcourse.kernels.rules.Bilinear"),
+)
+
+
+def _private_helpers(obj) -> list:
+    """The private functions (``_name``) of its own module that ``obj``'s code calls, directly
+    or through other such helpers: a private helper of a forbidden function is a route to the
+    same computation (``_rbf_gram``'s tiled kernels). The shared input checks of other modules
+    (``_validation.as_2d``) are not followed: every public function uses them."""
+    import types
+
+    found, seen = [], set()
+    todo = list(_functions_of(obj))
+    while todo:
+        func = todo.pop()
+        if id(func) in seen:
+            continue
+        seen.add(id(func))
+        codes, names = [func.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        space = getattr(func, "__globals__", {})
+        for name in sorted(names):
+            value = space.get(name)
+            if (isinstance(value, types.FunctionType) and id(value) not in seen
+                    and value.__module__ == func.__module__
+                    and value.__name__.startswith("_")):
+                found.append(value)
+                todo.append(value)
+    return found
+
+
 def forbidden_objects(names) -> dict[int, tuple[str, object]]:
-    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error)."""
+    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
+    with every route to the same computation: the other members of its :data:`ROUTES` group
+    and the private helpers its code calls."""
+    names = list(names)
+    for group in ROUTES:
+        if any(n in group for n in names):
+            names += [n for n in group if n not in names]
     found = {}
     for name in names:
         obj = _resolve(name)
@@ -88,12 +135,19 @@ def forbidden_objects(names) -> dict[int, tuple[str, object]]:
             raise ValueError(f"forbidden name {name!r} does not name a function or class of "
                              f"the package")
         found[id(obj)] = (name, obj)
+    for name, obj in list(found.values()):
+        for helper in _private_helpers(obj):
+            found.setdefault(id(helper), (f"{helper.__module__}.{helper.__name__} (behind "
+                                          f"{name})", helper))
     return found
 
 
 def grader_objects() -> dict[int, tuple[str, object]]:
-    """The grader's own answers: every question's reference (where the question module
-    defines it) and the registry functions that hand them out."""
+    """The grader's own functions: every question's reference, its diagnoses' mistakes,
+    every function the question modules define, and the registry functions that hand them
+    out. (The grading worker never holds any of them; this is for the static check.)"""
+    import types
+
     from . import questions
 
     found = {id(questions.get_question): ("kernelcourse.grading.get_question",
@@ -104,6 +158,15 @@ def grader_objects() -> dict[int, tuple[str, object]]:
         ref = q.reference
         if getattr(ref, "__module__", "").startswith(questions.__name__):
             found[id(ref)] = (f"the grader's reference answer to {q.id}", ref)
+        for diagnosis in getattr(q, "diagnoses", None) or ():
+            mistake = getattr(diagnosis, "mistake", None)
+            if isinstance(mistake, types.FunctionType):
+                found.setdefault(id(mistake), (f"the grader's diagnosis of {q.id}", mistake))
+    for name, module in list(sys.modules.items()):
+        if name.startswith(questions.__name__ + ".") and module is not None:
+            for attr, value in vars(module).items():
+                if isinstance(value, types.FunctionType) and value.__module__ == name:
+                    found.setdefault(id(value), (f"{name}.{attr}", value))
     return found
 
 

@@ -116,6 +116,8 @@ def _run(request: dict) -> dict:
         return {"error": f"the answer cell ran past the time limit of {seconds:g} s"}
     except SystemExit as exc:
         return {"error": f"the answer cell called sys.exit({exc.code!r})"}
+    except MemoryError:
+        return {"error": "the answer ran out of memory (in the answer cell)"}
     except BaseException as exc:  # noqa: BLE001 - any failure of the cell is the cell's
         return {"error": f"the answer cell raised {type(exc).__name__}: {_short(exc)}"}
     func = namespace.get(request["function"])
@@ -126,6 +128,8 @@ def _run(request: dict) -> dict:
         return {"outcomes": run_answer(func, cases, seconds)}
     except SystemExit as exc:
         return {"error": f"the answer called sys.exit({exc.code!r})"}
+    except MemoryError:
+        return {"error": "the answer ran out of memory"}
     except BaseException as exc:  # noqa: BLE001
         return {"error": f"the answer raised {type(exc).__name__}: {_short(exc)}"}
 
