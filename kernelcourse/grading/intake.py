@@ -208,11 +208,17 @@ def answer_cells(nb: dict) -> dict[str, str]:
     return found
 
 
+# a line IPython may transform: a magic, a shell escape, help (``?``) or an auto-call
+_MAYBE_IPYTHON = re.compile(r"^\s*[%!?/,;]|\?\s*$", re.MULTILINE)
+
+
 def python_source(cell: str) -> str:
     """The Python that IPython runs for an answer cell: its own input transformer turns
     magics (``%time``) and shell lines (``!ls``) into ``get_ipython()`` calls, and leaves
     every Python line alone (a continuation line that starts with ``!=`` or ``%`` too).
     Without IPython, such lines become ``pass``."""
+    if not _MAYBE_IPYTHON.search(cell):  # nothing IPython would transform: plain Python
+        return cell
     try:
         from IPython.core.inputtransformer2 import TransformerManager
     except ImportError:  # pragma: no cover - IPython is a dependency of the course

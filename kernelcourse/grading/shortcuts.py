@@ -142,10 +142,24 @@ def forbidden_objects(names) -> dict[int, tuple[str, object]]:
     return found
 
 
+_GRADER_OBJECTS: dict = {}
+
+
 def grader_objects() -> dict[int, tuple[str, object]]:
     """The grader's own functions: every question's reference, its diagnoses' mistakes,
     every function the question modules define, and the registry functions that hand them
     out. (The grading worker never holds any of them; this is for the static check.)"""
+    from . import questions
+
+    registry = questions.all_questions()
+    key = (id(registry), tuple((q.id, id(q), id(q.reference)) for q in registry.values()))
+    if key not in _GRADER_OBJECTS:
+        _GRADER_OBJECTS.clear()
+        _GRADER_OBJECTS[key] = _find_grader_objects()
+    return dict(_GRADER_OBJECTS[key])
+
+
+def _find_grader_objects() -> dict[int, tuple[str, object]]:
     import types
 
     from . import questions
