@@ -17,17 +17,20 @@
    most of its answer cells belong to). Every submission is graded on the same
    questions out of the same total; answer cells for other questions are
    ignored and reported.
-3. **Sealed answers.** Each submission gets a fresh worker
+3. **Sealed answers.** Each job (``--jobs``) has one worker
    (:mod:`kernelcourse.grading.worker`, driven from here through
    :mod:`kernelcourse.grading.pool`) inside a sandbox
    (:mod:`kernelcourse.grading.sandbox`: bubblewrap, no network, no view of
-   the submissions, the gradebook, the home folder or the checkout, a private
-   scratch folder, its own PID namespace, a memory cap on its whole process
-   tree). For each question the parent draws the cases (a fixed ``--seed``,
-   the same for every submission) and sends the answer cell's source, the
-   inputs and the names the question forbids; the worker runs that one
-   answer in a child process forked for it alone and returns only plain data
-   as JSON, bounded in size and depth; the parent computes the expected
+   the submissions, the gradebook, the home folder, the checkout or the
+   package's own folder, a private scratch folder, its own PID namespace, a
+   memory cap on its whole process tree), reset between two submissions
+   (every other process killed, the scratch emptied). For each question the
+   parent draws the cases (from the run's seed: a fresh secret one unless
+   ``--seed`` is given, the same for every submission, recorded in the
+   gradebook) and sends the answer cell's source (as IPython would run it),
+   the inputs and the names the question forbids; the worker runs that one
+   answer in a child process forked for it alone and returns only plain
+   data as JSON, bounded in size and depth; the parent computes the expected
    values with the package's reference and compares
    (:func:`kernelcourse.grading.scoring.score`). Nothing the worker sends is
    unpickled or executed. An answer that uses the course's reference (read
@@ -42,7 +45,8 @@
    ``gradebook.csv`` and ``gradebook.json`` are rewritten atomically after
    every submission, so a run that is killed keeps the rows already graded.
    Text that came from a submission (its errors, its file name) is escaped
-   before it reaches the console or the CSV.
+   (control, invisible and bidirectional characters) before it reaches the
+   console, the CSV or the JSON.
 
 The gradebook holds one row per submission: the file, its sha256, the points
 per question, the points possible, the total, the errors and the seconds

