@@ -13,15 +13,13 @@ Prints the wall time of each, the seconds per submission, the speed-up of after 
 the sandbox's cost (sandboxed / unsandboxed at the same --jobs) and the speed-up of --jobs 2
 over --jobs 1. The issue's target: 300 copies in at most 60 s at --jobs 2, sandbox on. Every
 run must give every copy 15/15, or the benchmark fails. The machine's load average is printed
-before and after: the wall times are only comparable within one run; the CPU seconds (of the
-command and every process it started, sandboxed workers included) do not depend on the load.
+before and after: the times are only comparable within one run.
 Run: .venv/bin/python benchmarks/bench_grade.py [--copies N] [--before REF | --no-before]
 (or python3 tasks.py bench grade)
 """
 import argparse
 import json
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -36,31 +34,26 @@ BEFORE = "398da11"  # the last commit with a fresh worker per submission (issue 
 TARGET_SECONDS = 60.0
 
 
-def grade(folder: Path, out: Path, jobs: int, sandbox: bool,
-          home: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (the command and every process it started) of one
-    `kernelcourse grade` run; ``home``: a folder holding another copy of the package, run
-    from there (the "before" grader)."""
+def grade(folder: Path, out: Path, jobs: int, sandbox: bool, home: Path | None = None) -> float:
+    """Wall seconds of one `kernelcourse grade` run; ``home``: a folder holding another copy
+    of the package, run from there (the "before" grader)."""
     command = [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--questions", "ex1",
                "--output", str(out), "--jobs", str(jobs), "--no-progress"]
     if not sandbox:
         command.append("--no-sandbox")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # run from ``home`` (first on sys.path, ahead of the editable install's finder)
     done = subprocess.run(command, capture_output=True, text=True, cwd=home or out.parent,
                           env=env)
     seconds = time.perf_counter() - start
-    now = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (now.ru_utime + now.ru_stime) - (used.ru_utime + used.ru_stime)
     if done.returncode != 0:
         raise SystemExit(f"grading failed: {done.stderr[-2000:]}")
     rows = json.loads((out / "gradebook.json").read_text())["submissions"]
     wrong = [r["file"] for r in rows if r["total"] != 15]
     if wrong:
         raise SystemExit(f"{len(wrong)} copies did not score 15/15, e.g. {wrong[0]}")
-    return seconds, cpu
+    return seconds
 
 
 def checkout(ref: str, folder: Path) -> Path:
@@ -94,39 +87,27 @@ def main():
             shutil.copy(SOLVED, folder / f"student{i:03d}.ipynb")
         print(f"{args.copies} copies of the solved exercise set 1 (15 points each); "
               f"{os.cpu_count()} cores; load average {load()} at the start")
-        print(f"{'run':<36}{'wall s':>9}{'s / submission':>16}{'CPU s':>9}"
-              f"{'CPU s / submission':>20}")
-        cpu = {}
+        print(f"{'run':<36}{'wall s':>9}{'s / submission':>16}")
 
-        def row(name, measured):
-            seconds, used = measured
-            print(f"{name:<36}{seconds:>9.1f}{seconds / args.copies:>16.3f}{used:>9.1f}"
-                  f"{used / args.copies:>20.3f}", flush=True)
-            cpu[name] = used
-            return seconds
+        def row(name, seconds):
+            print(f"{name:<36}{seconds:>9.1f}{seconds / args.copies:>16.3f}", flush=True)
 
         times = {}
         if not args.no_before:
             home = checkout(args.before, Path(tmp))
             out = Path(tmp) / "out-before"
-            times["before"] = row(f"before ({args.before}), sandbox, --jobs 2",
-                                  grade(folder, out, 2, True, home=home))
+            times["before"] = grade(folder, out, 2, True, home=home)
+            row(f"before ({args.before}), sandbox, --jobs 2", times["before"])
         for jobs in (2, 1):
             for sandbox in (True, False):
                 name = f"after, {'sandbox' if sandbox else '--no-sandbox'}, --jobs {jobs}"
                 out = Path(tmp) / f"out-{jobs}-{sandbox}"
-                times[sandbox, jobs] = row(name, grade(folder, out, jobs, sandbox))
+                times[sandbox, jobs] = grade(folder, out, jobs, sandbox)
+                row(name, times[sandbox, jobs])
         print(f"load average {load()} at the end")
         after = times[True, 2]
         if "before" in times:
-            before_cpu = cpu[f"before ({args.before}), sandbox, --jobs 2"]
-            after_cpu = cpu["after, sandbox, --jobs 2"]
-            print(f"after / before, sandbox, --jobs 2: {times['before'] / after:.1f}x faster "
-                  f"in wall time, {before_cpu / after_cpu:.1f}x less CPU")
-        print(f"CPU per submission, sandbox, --jobs 2: "
-              f"{cpu['after, sandbox, --jobs 2'] / args.copies * 1000:.0f} ms: on two idle cores "
-              f"300 submissions need at least "
-              f"{cpu['after, sandbox, --jobs 2'] / args.copies * 300 / 2:.0f} s")
+            print(f"after / before, sandbox, --jobs 2: {times['before'] / after:.1f}x faster")
         scaled = after * 300 / args.copies
         print(f"300 submissions at --jobs 2, sandbox on: {scaled:.1f} s "
               f"(target {TARGET_SECONDS:.0f} s){'' if scaled <= TARGET_SECONDS else ' MISSED'}")

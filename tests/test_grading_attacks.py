@@ -983,6 +983,51 @@ def test_clean_text_escapes_control_characters():
     assert clean_text("x" * 50, limit=10) == "xxxxxxx..."
     assert "\n" not in clean_text("\n" * 5000)
 
+    # invisible and bidirectional characters too: no two names print alike
+    assert clean_text("z_\u200bvictim\u200f\ufeff\u2066") == "z_\\u200bvictim\\u200f\\ufeff\\u2066"
+    assert clean_text("tag\U000e0041") == "tag\\U000e0041"
+    assert clean_text("Grüße, 東京") == "Grüße, 東京"  # visible letters stay as they are
+
+
+def test_answer_cells_are_found_as_ipython_sees_them():
+    from kernelcourse.grading.intake import answer_cells, python_source, read_notebook
+    cells = ["\ufeff# ANSWER a\r\nx = 1\r\n", "\n  \n#ANSWER   b  \nx = 2\n",
+             "# ANSWERc\nx = 3\n", "x = 4\n# ANSWER d\n"]
+    nb = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
+    assert answer_cells(nb) == {"a": "# ANSWER a\nx = 1\n", "b": "\n  \n#ANSWER   b  \nx = 2\n"}
+    black = "y = (1\n     != 2)\nz = (7\n     % 3)\n"
+    assert python_source(black) == black
+    assert "get_ipython().system('ls')" in python_source("!ls\nx = 1\n")
+    v3 = {"nbformat": 3, "worksheets": [{"cells": [
+        {"cell_type": "code", "input": "# ANSWER a\nx = 1\n"},
+        {"cell_type": "markdown", "source": "text"}]}]}
+    assert answer_cells(read_notebook(json.dumps(v3).encode())) == {"a": "# ANSWER a\nx = 1\n"}
+
+
+def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
+    from kernelcourse.grading import transport
+    text = transport.dumps({k * (2 ** 61 - 1) for k in range(40000)})
+    start = time.perf_counter()
+    with pytest.raises(transport.UnsupportedValue, match="collide"):
+        transport.loads(text)
+    assert time.perf_counter() - start < 2.0
+    assert transport.roundtrip({-1, -2, (1, 2)}) == {-1, -2, (1, 2)}  # a few collisions: fine
+    assert transport.roundtrip({"a": 1, (1, 2): [3]}) == {"a": 1, (1, 2): [3]}
+
+
+def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
+    from kernelcourse import _validation
+    from kernelcourse.grading.shortcuts import forbidden_objects
+    from kernelcourse.kernels import _fast_rbf, rules
+    rbf = forbidden_objects(["kernelcourse.kernels._fast_rbf._rbf_gram"])
+    assert id(_fast_rbf._rbf_from_product) in rbf and id(_fast_rbf._rbf_fused) in rbf
+    psd = forbidden_objects(["kernelcourse.kernels.is_psd"])
+    assert id(_validation.check_psd) in psd and id(rules.Bilinear) in psd
+    # the input checks every public function uses are not routes: using an allowed function
+    # must not trip
+    for found in (rbf, psd):
+        assert id(_validation.as_2d) not in found and id(_validation.check_square) not in found
+
 
 # -------------------------------------------------------------------------- the watchdog
 @pytest.fixture(scope="module")

@@ -227,6 +227,11 @@ class Worker:
             raise WorkerDied("the worker could not be reset")
 
     def close(self) -> None:
+        try:  # end of its input: a worker that is well ends by itself (and is reaped)
+            self.proc.stdin.close()
+            self.proc.wait(timeout=1.0)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -239,7 +244,7 @@ class Worker:
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
-            except OSError:
+            except (OSError, ValueError):
                 pass
         self.limit.close()
         if self.folder:
