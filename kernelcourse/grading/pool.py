@@ -33,10 +33,11 @@ __all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]
 
 _MAX_REPLY = 16 * 1024 * 1024
 
-# what of the package a worker holds: the mathematics, and of the grading code only what runs
-# an answer; never the questions (references, diagnoses), the command, the notebooks' helpers
-_WORKER_GRADING = ("worker", "running", "question", "compare", "transport", "shortcuts")
-_NEVER = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute")
+# what of the package a worker holds: the mathematics and the grading code, never the grader's
+# questions (references, diagnoses, case makers), nor the widgets and the command line; the
+# grading package's own __init__ (which loads the questions) is a stub
+_NEVER = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute",
+          "kernelcourse.grading.questions")
 _GRADING_STUB = '''"""The grading package, as the grading worker holds it: only what runs an answer."""
 
 
@@ -81,13 +82,11 @@ def _bundle_line() -> bytes:
         if is_package:
             parts = parts[:-1]
         name = ".".join(["kernelcourse", *parts])
-        if name.startswith(_NEVER) or "__pycache__" in path.parts:
+        if any(name == n or name.startswith(n + ".") for n in _NEVER) or \
+                "__pycache__" in path.parts:
             continue
-        if name.startswith("kernelcourse.grading"):
-            if name == "kernelcourse.grading":
-                modules[name] = [True, _GRADING_STUB]
-            elif len(parts) == 2 and parts[1] in _WORKER_GRADING:
-                modules[name] = [False, path.read_text(encoding="utf-8")]
+        if name == "kernelcourse.grading":
+            modules[name] = [True, _GRADING_STUB]
             continue
         modules[name] = [is_package, path.read_text(encoding="utf-8")]
     return (json.dumps({"bundle": modules}) + "\n").encode()

@@ -7,11 +7,11 @@ isolated mode (``python -I``), calling :func:`main` with the memory limit in meg
 ``sandboxed`` or ``plain``.
 
 **What the worker holds.** The package's folder is not in the sandbox. The first line on stdin
-is the *bundle*: the source of the package's modules that answers may use (the mathematics)
-and of the few grading modules the worker runs (this one, ``running``, ``question``,
-``compare``, ``transport``, ``shortcuts``), never the grader's questions (references,
-diagnoses), the grading command or the exercise pipeline; ``kernelcourse.grading`` itself is a
-stub whose ``check`` does nothing. The worker imports every module of the bundle, then drops the
+is the *bundle*: the source of the package's modules (the mathematics, and the grading code
+that runs an answer: this module, ``running``, ``question``, ``transport``, ``shortcuts``...),
+never the grader's questions (references, diagnoses, case makers), which live in
+``kernelcourse.grading.questions``; ``kernelcourse.grading`` itself is a stub whose ``check``
+does nothing (a module that needs the questions fails to import here, and is left out). The worker imports every module of the bundle, then drops the
 bundle and its importer: from then on no source of the package exists in the worker's file
 system or in any importer, so ``importlib.reload`` or reading a file cannot give back code that
 was turned into a tripwire.
@@ -409,6 +409,9 @@ def _warm_up() -> None:
         except Exception:  # noqa: BLE001 - an optional module that cannot load here
             for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
                 sys.modules.pop(loaded, None)
+    for name in ("kernelcourse.grading.core", "kernelcourse.grading.session"):
+        if hasattr(sys.modules.get(name), "check"):  # check() under any name does nothing here
+            sys.modules[name].check = _no_check
     if bundle is not None:
         bundle.modules.clear()
         sys.meta_path.remove(bundle)
