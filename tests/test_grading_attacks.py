@@ -1040,7 +1040,7 @@ def watchdog_run(tmp_path_factory):
         p.mkdir()
     table = attacks({"home": str(home), "out": str(out), "tmp_mark": "/tmp/x", "port": 1,
                      "other": "/x", "sub": str(sub)})
-    names = ("fork_bomb_memory", "tmpfs_and_heap", "dev_shm_fill", "memfd_hoard")
+    names = ("fork_bomb_memory", "tmpfs_and_heap", "dev_shm_fill", "memfd_hoard", "cpu_spinners")
     for name in names:
         (sub / f"{name}.ipynb").write_text(json.dumps(table[name][0]))
     (sub / "correct.ipynb").write_text(json.dumps(notebook()))

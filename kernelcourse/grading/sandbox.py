@@ -22,8 +22,9 @@ Linux namespaces:
 
 The memory cap covers the whole process tree of the sandbox: a cgroup (v2 where the grading
 user may create one, with ``memory.oom.group``; else v1's memory controller, as root can, with
-a CPU share of its own) when one can be had, else a watchdog that sums the resident memory of
-the tree and the bytes in its scratch folder ten times a second and kills it over the cap
+a CPU share of its own) when one can be had, else a watchdog that sums the memory of the tree
+(each process's proportional share, PSS, so pages shared by forked processes count once) and
+the bytes in its scratch folder ten times a second and kills it over the cap
 (``KERNELCOURSE_MEMORY_CAP=watchdog`` forces the watchdog, for tests). Under each, a process of
 the tree killed for memory counts in :meth:`TreeMemoryLimit.oom_kills`. See
 :class:`TreeMemoryLimit`.
@@ -350,10 +351,7 @@ class TreeMemoryLimit:
                 return
             rss = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
             for pid in tree:
-                try:
-                    rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
-                except (OSError, ValueError, IndexError):
-                    pass
+                rss += _memory_of(pid, page)
             if rss > self.bytes or len(tree) > self.MAX_PROCESSES:
                 self.tripped += 1
                 for pid in tree:
@@ -385,6 +383,23 @@ class TreeMemoryLimit:
     def close(self) -> None:
         self._stop.set()
         self._remove()
+
+
+def _memory_of(pid: int, page: int) -> int:
+    """The memory of one process: its proportional share of the pages it maps (PSS: a page
+    shared by forked processes counts once over all of them, as a cgroup charges it), or its
+    resident size where the kernel gives no PSS."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _scratch_bytes(tree: list[int]) -> int:
