@@ -1029,6 +1029,20 @@ def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
         assert id(_validation.as_2d) not in found and id(_validation.check_square) not in found
 
 
+def test_a_cpu_time_limit_stops_work_but_not_waiting():
+    """Where no cgroup gives each worker a CPU share (the watchdog), answers' limits count
+    their own CPU time: an answer starved by another's processes is not stopped early."""
+    from kernelcourse.grading.running import QuestionTimeout, time_limit
+    start = time.monotonic()
+    with time_limit(0.3, cpu=True):
+        time.sleep(0.6)  # no CPU used: not stopped
+    assert time.monotonic() - start >= 0.6
+    with pytest.raises(QuestionTimeout):
+        with time_limit(0.3, cpu=True):
+            while True:
+                pass
+
+
 # -------------------------------------------------------------------------- the watchdog
 @pytest.fixture(scope="module")
 def watchdog_run(tmp_path_factory):

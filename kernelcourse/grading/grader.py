@@ -206,10 +206,11 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
                           f"{type(exc).__name__}: {exc}")
         return
     uses = set(static_uses(source, forbidden))
+    wall = (4 if pool.cpu_time else 2) * limit + 4.0  # the worker's own deadline, and more
     try:
-        reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
+        reply = pool.run(request, timeout=min(wall, left + 1.0))
     except WorkerTimeout:
-        why = ("the submission's time limit is over" if left < 2 * limit + 4.0
+        why = ("the submission's time limit is over" if left < wall
                else "the worker stopped answering")
         row.details[q.id] = f"stopped: {why}"
         row.errors.append(f"{q.id}: stopped, {why}")

@@ -103,6 +103,7 @@ def _run(request: dict) -> dict:
     from .transport import decode
 
     seconds = float(request.get("time_limit", 10.0))
+    cpu = bool(request.get("cpu_time", False))
     stub = _IPythonStub()
     namespace = {"__name__": "__answer__", "check": _no_check, "get_ipython": lambda: stub}
     try:
@@ -110,7 +111,7 @@ def _run(request: dict) -> dict:
         if request.get("magics", False):  # not transformed by the grader (no IPython there)
             source = strip_magics(source)
         code = compile(source, "<answer cell>", "exec")
-        with time_limit(seconds):
+        with time_limit(seconds, cpu=cpu):
             exec(code, namespace)
     except QuestionTimeout:
         return {"error": f"the answer cell ran past the time limit of {seconds:g} s"}
@@ -125,7 +126,7 @@ def _run(request: dict) -> dict:
         return {"error": f"the answer cell does not define the function {request['function']}"}
     cases = [Case(tuple(decode(a)), decode(k)) for a, k in request["cases"]]
     try:
-        return {"outcomes": run_answer(func, cases, seconds)}
+        return {"outcomes": run_answer(func, cases, seconds, cpu=cpu)}
     except SystemExit as exc:
         return {"error": f"the answer called sys.exit({exc.code!r})"}
     except MemoryError:
@@ -339,7 +340,9 @@ def _serve(request: dict, memory_mb: int) -> dict:
         _child(request, write_fd, report_write, memory_mb)
     os.close(write_fd)
     os.close(report_write)
-    deadline = time.monotonic() + 2 * seconds + 1.0
+    # the hard deadline, in wall-clock time: beyond the answer's own limit (twice over for
+    # the cell and the cases; twice again when those are counted in CPU time)
+    deadline = time.monotonic() + (4 if request.get("cpu_time") else 2) * seconds + 1.0
     try:
         data, status = _read_all(read_fd, deadline, pid)
     finally:
