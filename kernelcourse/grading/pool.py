@@ -281,9 +281,9 @@ class WorkerPool:
     @property
     def cpu_time(self) -> bool:
         """Whether answers' time limits count their own CPU time: when no cgroup gives each
-        worker a CPU share of its own (the watchdog), so a starved answer is not stopped
-        early."""
-        return self.worker is not None and self.worker.limit.kind == "watchdog"
+        worker a CPU share of its own (the watchdog, or a cgroup v2 without the cpu
+        controller), so a starved answer is not stopped early."""
+        return self.worker is not None and not self.worker.limit.cpu_share
 
     def run(self, request: dict, timeout: float) -> dict:
         if self.worker is None:

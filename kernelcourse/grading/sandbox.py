@@ -240,6 +240,7 @@ class TreeMemoryLimit:
         self.bytes = int(megabytes) * 1024 * 1024
         self.dirs: list[Path] = []
         self.kind = "watchdog"
+        self.cpu_share = False  # whether a cgroup gives this tree a CPU share of its own
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.tripped = 0
@@ -272,6 +273,7 @@ class TreeMemoryLimit:
                             (path / name).write_text(value)
                     # cpu.weight, when the cpu controller is delegated, is the same for every
                     # worker: one submission's processes cannot take CPU from another's
+                    self.cpu_share = "cpu" in (parent / "cgroup.subtree_control").read_text()
                     self.kind = "cgroup v2"
                     return
         except OSError:
@@ -293,6 +295,7 @@ class TreeMemoryLimit:
                         try:
                             extra = self._new_dir(mounts[controller], _own_cgroup(controller))
                             (extra / name).write_text(value)
+                            self.cpu_share = self.cpu_share or controller == "cpu"
                         except OSError:
                             pass
         except OSError:
