@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--max-notebook-mb", type=float, default=DEFAULTS["max_notebook_mb"],
                        metavar="MB", help="larger files are not graded (default %(default)s)")
     grade.add_argument("--seed", type=int, default=DEFAULTS["seed"],
-                       help="seed of the grading cases (default %(default)s)")
+                       help="seed of the grading cases (default: a fresh secret seed per run, "
+                            "recorded in gradebook.json; pass it here to replay a run)")
     grade.add_argument("--question-timeout", type=float, default=None, metavar="S",
                        help="seconds per question (default: each question's own limit)")
     grade.add_argument("--timeout", type=float, default=DEFAULTS["submission_timeout"],

@@ -4,6 +4,7 @@ real command in the real sandbox. Each attack scores exactly what its honest ans
 nothing outside the sandbox changes: not the other submissions, not the grading user's home, not
 /tmp, not the package, not the gradebook once the command has returned."""
 import csv
+import glob
 import hashlib
 import json
 import os
@@ -15,6 +16,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,6 +40,7 @@ def _answers() -> dict[str, str]:
 
 
 ANSWERS = _answers()
+LOOKALIKES = ("z_victim.ipynb", "z_\u200bvictim.ipynb", "z_victim\u200f.ipynb")
 
 
 def notebook(**cells) -> dict:
@@ -71,6 +74,43 @@ def q1_shortcut(body: str) -> str:
     return ("import numpy as np\n" + textwrap.dedent(body).strip()
             + "\n\ndef all_subsets_features(X):\n"
               "    return shortcut(np.asarray(X, dtype=float))\n")
+
+
+def raw_cells(**cells) -> dict:
+    """The solved set with answer cells replaced by the exact text given (no marker added)."""
+    nb = notebook()
+    for key, text in cells.items():
+        for cell in nb["cells"]:
+            if cell["source"].startswith(f"# ANSWER ex1.{key}\n"):
+                cell["source"] = text
+    return nb
+
+
+def version_3(nb: dict) -> dict:
+    """The same notebook in nbformat 3 (cells in a worksheet, code in ``input``)."""
+    cells = [{"cell_type": "code", "input": c["source"], "language": "python", "outputs": [],
+              "collapsed": False, "metadata": {}} for c in nb["cells"]]
+    return {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": ""},
+            "worksheets": [{"cells": cells, "metadata": {}}]}
+
+
+def seed_table_answer(seed: int) -> str:
+    """ex1.q5 answered by a table of the reference's outputs for the cases of ``seed``."""
+    from kernelcourse.grading import get_question
+    from kernelcourse.grading.grader import _question_seed
+
+    q = get_question("ex1.q5")
+    table = {}
+    for case in q.make_cases(_question_seed(seed, q.id)):
+        X, Z, gamma = case.args
+        key = repr((np.round(X, 8).tolist(), np.round(Z, 8).tolist(), float(gamma)))
+        table[key] = np.asarray(q.reference(*case.args)).tolist()
+    return ("import numpy as np\n"
+            f"TABLE = {table!r}\n\n"
+            "def rbf_gram(X, Z, gamma):\n"
+            "    key = repr((np.round(np.asarray(X, float), 8).tolist(),\n"
+            "                np.round(np.asarray(Z, float), 8).tolist(), float(gamma)))\n"
+            "    return np.array(TABLE[key])\n")
 
 
 # -------------------------------------------------------------------------- the attacks
@@ -353,6 +393,155 @@ def attacks(paths: dict) -> dict:
             return Yes(7)
         """), FULL - 2, {"ex1.q6": "0/2 points"})
 
+    # --- issue 20, item 1: the sandbox's PID 1 (once bubblewrap's init) and the grader's env
+    for name, attempt in (
+            ("pid1_reads_the_requests", "open('/proc/1/fd/0', 'rb').read(1)"),
+            ("pid1_writes_the_replies", "open('/proc/1/fd/1', 'wb').write(b'{}\\n')"),
+            ("pid1_memory", "open('/proc/1/mem', 'r+b').read(1)"),
+            ("pid1_environment", "open('/proc/1/environ', 'rb').read()"),
+            ("pid1_signalled", "import signal\nos.kill(1, signal.SIGSTOP)\n"
+                               "assert open('/proc/1/stat').read().split()[2] == 'T'"),
+            ("grader_environment", "assert any(b'KC_GRADER_MARK' in open(f'/proc/{p}/environ',"
+                                   " 'rb').read() for p in ('self', '1'))\n"
+                                   "assert 'KC_GRADER_MARK' in os.environ")):
+        a[name] = (notebook(q2=q2_only_if_it_fails(attempt)), 15, {"ex1.q2": full})
+
+    # --- item 2: the package's source, bytecode and the grader's code are not in the sandbox
+    a["rebind_realpath_read_source"] = (notebook(q2=q2_only_if_it_fails(
+        f"os.path.realpath = lambda p, **k: '/nowhere'\nassert 'def ' in open({init!r}).read()")),
+        15, {"ex1.q2": full})
+    a["read_bytecode"] = (notebook(q2=q2_only_if_it_fails(
+        f"assert os.listdir({str(PACKAGE / '__pycache__')!r})")), 15, {"ex1.q2": full})
+    a["source_through_the_module"] = (notebook(q2=q2_only_if_it_fails(
+        "import inspect, kernelcourse.features as kf\nassert 'def ' in inspect.getsource(kf)")),
+        15, {"ex1.q2": full})
+    a["reload_the_reference"] = (notebook(q1=q1_shortcut("""
+        import importlib
+        import kernelcourse.features as kf
+        fresh = importlib.reload(kf)
+        shortcut = getattr(fresh, "all_" + "subsets_map")
+        """)), 12, {"ex1.q1": "0/3 points"})
+    a["ctypes_exec_after_rebinding_the_seal"] = (notebook(q2=q2_only_if_it_fails(
+        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import ctypes\nlibc = ctypes.CDLL(None)\n"
+        "argv = (ctypes.c_char_p * 2)(b'/bin/true', None)\n"
+        "assert libc.execv(b'/bin/true', argv) == 0")), 15, {"ex1.q2": full})
+    a["ctypes_ipc_that_outlives_the_answer"] = (notebook(q2=q2_only_if_it_fails(
+        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import ctypes\nlibc = ctypes.CDLL(None)\n"
+        "assert libc.shmget(0, 1 << 20, 0o1600) != -1")), 15, {"ex1.q2": full})
+    a["grader_questions_module"] = (notebook(q5="""
+        import importlib
+        import numpy as np
+        space = importlib.import_module("kernelcourse.grading.questions." + "lecture1")
+
+        def rbf_gram(X, Z, gamma):
+            return getattr(space, "_rbf" + "_gram")(X, Z, gamma)
+        """), 13, {"ex1.q5": "0/2 points"})
+
+    # --- item 3: other routes to the same computation
+    a["route_private_rbf_helper"] = (notebook(q5="""
+        import numpy as np
+        from kernelcourse.kernels import _fast_rbf
+
+        def rbf_gram(X, Z, gamma):
+            X, Z = np.asarray(X, float), np.asarray(Z, float)
+            return getattr(_fast_rbf, "_rbf_from" + "_product")(X, Z, gamma)
+        """), 13, {"ex1.q5": "uses the course's reference implementation of"})
+    a["route_psd_by_check_psd"] = (notebook(q6="""
+        import numpy as np
+        from kernelcourse import _validation
+
+        def is_kernel_matrix(K):
+            try:
+                _validation.check_psd(np.asarray(K, float))
+                return True
+            except ValueError:
+                return False
+        """), 13, {"ex1.q6": "uses the course's reference implementation of"})
+    a["route_psd_by_bilinear"] = (notebook(q6="""
+        import numpy as np
+        from kernelcourse.kernels import rules
+
+        def is_kernel_matrix(K):
+            try:
+                getattr(rules, "Bil" + "inear")(np.asarray(K, float))
+                return True
+            except ValueError:
+                return False
+        """), 13, {"ex1.q6": "uses the course's reference implementation of"})
+
+    # --- item 4: a table of the reference's outputs for the once public, fixed seed
+    a["table_for_the_public_seed"] = (notebook(q5=seed_table_answer(2026)), 13,
+                                      {"ex1.q5": "0/2 points"})
+
+    # --- item 5: honest answers, written as IPython reads them
+    a["honest_check_call"] = (notebook(q2="""
+        from kernelcourse.grading import check
+
+        def all_subsets_dim(d):
+            return 2 ** d
+
+        check("ex1.q2", all_subsets_dim)
+        """), 15, {"ex1.q2": full})
+    a["honest_black_continuation"] = (notebook(q2="""
+        def all_subsets_dim(d):
+            odd = (d
+                   % 2)
+            same = (odd
+                    != odd)
+            return 2 ** d if not same else -1
+        """), 15, {"ex1.q2": full})
+    a["honest_magics"] = (notebook(q2="""
+        %load_ext autoreload
+        !echo hello
+
+        def all_subsets_dim(d):
+            return 2 ** d
+        """), 15, {"ex1.q2": full})
+    a["honest_blank_first_line"] = (raw_cells(q2="\n   \n# ANSWER ex1.q2\n"
+                                              "def all_subsets_dim(d):\n    return 2 ** d\n"),
+                                    15, {"ex1.q2": full})
+    a["honest_crlf"] = (raw_cells(**{q.split(".")[1]: ANSWERS[q].replace("\n", "\r\n")
+                                     for q in ANSWERS}), 15, {"ex1.q1": full, "ex1.q5": full})
+    a["honest_bom"] = (raw_cells(q2="\ufeff# ANSWER ex1.q2\n"
+                                    "def all_subsets_dim(d):\n    return 2 ** d\n"),
+                       15, {"ex1.q2": full})
+    a["honest_answer_spacing"] = (raw_cells(
+        q2="#ANSWER ex1.q2\ndef all_subsets_dim(d):\n    return 2 ** d\n",
+        q3="#   ANSWER   ex1.q3   \n" + ANSWERS["ex1.q3"].split("\n", 1)[1]), 15,
+        {"ex1.q2": full, "ex1.q3": full})
+    a["honest_nbformat3"] = (version_3(notebook()), 15, {"ex1.q1": full, "ex1.q7": full})
+
+    # --- item 6: limits
+    a["dev_shm_fill"] = (notebook(q2=q2_only_if_it_fails(
+        "with open('/dev/shm/fill', 'wb') as f:\n    f.write(b'x' * (64 << 20))")), 15,
+        {"ex1.q2": full})
+    a["dev_write"] = (notebook(q2=q2_only_if_it_fails("open('/dev/kc-fill', 'wb').write(b'x')")),
+                      15, {"ex1.q2": full})
+    a["memfd_hoard"] = (notebook(q2=q2_only_if_it_fails(
+        "fd = os.memfd_create('hoard')\nos.write(fd, b'x' * (64 << 20))")), 15, {"ex1.q2": full})
+    a["tmpfs_and_heap"] = (notebook(q6=prefixed("ex1.q6", """
+        import numpy as np
+        with open("/tmp/fill", "wb") as f:
+            for _ in range(240):
+                f.write(b"x" * (1 << 20))
+        heap = np.ones(320 * 1024 * 1024 // 8)
+        """)), 13, {"ex1.q6": "memory"})
+    a["colliding_hashes_reply"] = (notebook(q2="""
+        def all_subsets_dim(d):
+            return {k * (2 ** 61 - 1) for k in range(40000)}
+        """), 14, {"ex1.q2": "0/1 points"})
+    a["cpu_spinners"] = (notebook(q7=prefixed("ex1.q7", """
+        import os, time
+        for _ in range(6):
+            if os.fork() == 0:
+                os.setsid()
+                while True:
+                    pass
+        time.sleep(4)
+        """)), 15, {"ex1.q7": full})
+
     # --- the reference shortcut, every way
     shortcut = "uses the course's reference implementation of"
     ways = {
@@ -500,8 +689,8 @@ class Listener:
         self.sock.close()
 
 
-def grade(folder: Path, out: Path, home: Path, *extra, timeout=600):
-    env = {**os.environ, "HOME": str(home)}
+def grade(folder: Path, out: Path, home: Path, *extra, timeout=600, env=None):
+    env = {**os.environ, "HOME": str(home), "KC_GRADER_MARK": SECRET, **(env or {})}
     return subprocess.run([sys.executable, "-m", "kernelcourse", "grade", str(folder),
                            "--output", str(out), *extra],
                           capture_output=True, text=True, timeout=timeout, cwd=out, env=env)
@@ -520,6 +709,8 @@ def run(tmp_path_factory):
     table = attacks({**paths, "home": str(paths["home"]), "out": str(paths["out"])})
     for name, (nb, _, _) in table.items():
         (paths["sub"] / f"{name}.ipynb").write_text(json.dumps(nb))
+    for name in LOOKALIKES:  # three honest files whose names print alike
+        (paths["sub"] / name).write_text(json.dumps(notebook()))
     secret_nb = notebook()
     secret_nb["cells"].append({"cell_type": "markdown", "metadata": {}, "source": SECRET})
     Path(paths["other"]).write_text(json.dumps(secret_nb))
@@ -634,12 +825,33 @@ def test_escapes_keep_console_and_csv_one_row_per_file(run):
     assert not any(line.startswith(("fake.ipynb", "forged.ipynb")) for line in lines)
 
 
+def test_lookalike_file_names_show_apart(run):
+    """Zero-width and right-to-left marks in file names are escaped in the console, the CSV
+    and the JSON: three rows, three different names, each scoring its own 15."""
+    csv_text = run["written"]["gradebook.csv"].decode()
+    json_text = run["written"]["gradebook.json"].decode()
+    files = [r[0] for r in csv.reader(csv_text.splitlines())]
+    shown = sorted(Path(f).name for f in files if "victim" in f)
+    assert shown == sorted(["z_victim.ipynb", "z_\\u200bvictim.ipynb",
+                            "z_victim\\u200f.ipynb"]), shown
+    for text in (csv_text, json.loads(json_text) and json_text, run["result"].stdout,
+                 run["result"].stderr):
+        assert "\u200b" not in text and "\u200f" not in text
+    console = [line.split()[0] for line in run["result"].stdout.splitlines() if "victim" in line]
+    assert len(set(console)) == 3, console
+    victims = [r for r in json.loads(json_text)["submissions"] if "victim" in r["file"]]
+    assert [r["total"] for r in victims] == [15, 15, 15]
+
+
 def test_memory_bomb_is_reported(run):
     row = run["rows"]["fork_bomb_memory.ipynb"]
     assert "memory" in row["details"]["ex1.q6"], row["details"]["ex1.q6"]
 
 
 # -------------------------------------------------------------------------- the assignment
+LEAK = f"/tmp/leak-{TOKEN}"
+
+
 @pytest.fixture(scope="module")
 def small_runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("assignment")
@@ -650,14 +862,60 @@ def small_runs(tmp_path_factory):
     (sub / "five_sets.ipynb").write_text(json.dumps(notebook(extra=extra)))
     (sub / "correct.ipynb").write_text(json.dumps(notebook()))
     (sub / "half.ipynb").write_text(json.dumps(notebook(q2="def all_subsets_dim(d):\n  return d")))
+    # graded one after the other by the same worker at --jobs 1: what the first leaves in the
+    # sandbox (a file in the scratch, a process that writes later) must not reach the second
+    (sub / "a_leaver.ipynb").write_text(json.dumps(notebook(q7=prefixed("ex1.q7", f"""
+        import os, time
+        open({LEAK!r}, "w").write("answers of a_leaver")
+        if os.fork() == 0:
+            os.setsid()
+            time.sleep(1.5)
+            open({LEAK + "-late"!r}, "w").write("late")
+            os._exit(0)
+        """))))
+    (sub / "b_reader.ipynb").write_text(json.dumps(notebook(q2=q2_only_if_it_fails(
+        f"import time\ntime.sleep(2)\nassert glob.glob({LEAK + '*'!r})"))))
+    (sub / "seed_table.ipynb").write_text(json.dumps(notebook(q5=seed_table_answer(2026))))
     outs = {}
-    for jobs in ("1", "2"):
+    for jobs, seed in (("1", None), ("2", "replay"), ("public", "2026")):
         out = base / f"out{jobs}"
         out.mkdir()
-        result = grade(sub, out, home, "--jobs", jobs, "--no-progress")
+        extra = ["--jobs", "1" if jobs == "public" else jobs, "--no-progress"]
+        if seed == "replay":
+            seed = str(json.loads((outs["1"] / "gradebook.json").read_text())["seed"])
+        if seed:
+            extra += ["--seed", seed]
+        folder = sub
+        if jobs == "public":
+            folder = base / "public"
+            folder.mkdir()
+            (folder / "seed_table.ipynb").write_bytes((sub / "seed_table.ipynb").read_bytes())
+        result = grade(folder, out, home, *extra)
         assert result.returncode == 0, result.stderr[-2000:]
         outs[jobs] = out
     return outs
+
+
+def _rows(out: Path) -> dict:
+    book = json.loads((out / "gradebook.json").read_text())
+    return {Path(s["file"]).name: s for s in book["submissions"]}
+
+
+def test_nothing_of_one_submission_reaches_the_next(small_runs):
+    for jobs in ("1", "2"):
+        rows = _rows(small_runs[jobs])
+        assert rows["a_leaver.ipynb"]["total"] == 15
+        assert rows["b_reader.ipynb"]["total"] == 15, rows["b_reader.ipynb"]["details"]
+    assert not glob.glob(LEAK + "*")
+
+
+def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs):
+    fresh = json.loads((small_runs["1"] / "gradebook.json").read_text())
+    public = json.loads((small_runs["public"] / "gradebook.json").read_text())
+    assert fresh["seed"] != 2026 and public["seed"] == 2026
+    # a table of the reference's outputs for a known seed scores only under that seed
+    assert _rows(small_runs["public"])["seed_table.ipynb"]["total"] == 15
+    assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == 13
 
 
 def test_answering_five_sets_earns_one_set(small_runs):
@@ -726,3 +984,107 @@ def test_clean_text_escapes_control_characters():
     assert clean_text("a\x1b[31mb\r\nc\u202ed") == "a\\x1b[31mb\\x0d\\x0ac\\u202ed"
     assert clean_text("x" * 50, limit=10) == "xxxxxxx..."
     assert "\n" not in clean_text("\n" * 5000)
+
+    # invisible and bidirectional characters too: no two names print alike
+    assert clean_text("z_\u200bvictim\u200f\ufeff\u2066") == "z_\\u200bvictim\\u200f\\ufeff\\u2066"
+    assert clean_text("tag\U000e0041") == "tag\\U000e0041"
+    assert clean_text("Grüße, 東京") == "Grüße, 東京"  # visible letters stay as they are
+
+
+def test_answer_cells_are_found_as_ipython_sees_them():
+    from kernelcourse.grading.intake import answer_cells, python_source, read_notebook
+    cells = ["\ufeff# ANSWER a\r\nx = 1\r\n", "\n  \n#ANSWER   b  \nx = 2\n",
+             "# ANSWERc\nx = 3\n", "x = 4\n# ANSWER d\n"]
+    nb = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
+    assert answer_cells(nb) == {"a": "# ANSWER a\nx = 1\n", "b": "\n  \n#ANSWER   b  \nx = 2\n"}
+    black = "y = (1\n     != 2)\nz = (7\n     % 3)\n"
+    assert python_source(black) == black
+    assert "get_ipython().system('ls')" in python_source("!ls\nx = 1\n")
+    v3 = {"nbformat": 3, "worksheets": [{"cells": [
+        {"cell_type": "code", "input": "# ANSWER a\nx = 1\n"},
+        {"cell_type": "markdown", "source": "text"}]}]}
+    assert answer_cells(read_notebook(json.dumps(v3).encode())) == {"a": "# ANSWER a\nx = 1\n"}
+
+
+def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
+    from kernelcourse.grading import transport
+    text = transport.dumps({k * (2 ** 61 - 1) for k in range(40000)})
+    start = time.perf_counter()
+    with pytest.raises(transport.UnsupportedValue, match="collide"):
+        transport.loads(text)
+    assert time.perf_counter() - start < 2.0
+    assert transport.roundtrip({-1, -2, (1, 2)}) == {-1, -2, (1, 2)}  # a few collisions: fine
+    assert transport.roundtrip({"a": 1, (1, 2): [3]}) == {"a": 1, (1, 2): [3]}
+
+
+def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
+    from kernelcourse import _validation
+    from kernelcourse.grading.shortcuts import forbidden_objects
+    from kernelcourse.kernels import _fast_rbf, rules
+    rbf = forbidden_objects(["kernelcourse.kernels._fast_rbf._rbf_gram"])
+    assert id(_fast_rbf._rbf_from_product) in rbf and id(_fast_rbf._rbf_fused) in rbf
+    psd = forbidden_objects(["kernelcourse.kernels.is_psd"])
+    assert id(_validation.check_psd) in psd and id(rules.Bilinear) in psd
+    # the input checks every public function uses are not routes: using an allowed function
+    # must not trip
+    for found in (rbf, psd):
+        assert id(_validation.as_2d) not in found and id(_validation.check_square) not in found
+
+
+def test_a_cpu_time_limit_stops_work_but_not_waiting():
+    """Where no cgroup gives each worker a CPU share (the watchdog), answers' limits count
+    their own CPU time: an answer starved by another's processes is not stopped early."""
+    from kernelcourse.grading.running import QuestionTimeout, time_limit
+    start = time.monotonic()
+    with time_limit(0.3, cpu=True):
+        time.sleep(0.6)  # no CPU used: not stopped
+    assert time.monotonic() - start >= 0.6
+    with pytest.raises(QuestionTimeout):
+        with time_limit(0.3, cpu=True):
+            while True:
+                pass
+
+
+# -------------------------------------------------------------------------- the watchdog
+@pytest.fixture(scope="module")
+def watchdog_run(tmp_path_factory):
+    """The memory attacks again, with the cap a grader without root or a delegated cgroup
+    gets: the watchdog (forced here; ``limit.kind`` says which cap the main run used)."""
+    base = tmp_path_factory.mktemp("watchdog")
+    sub, out, home = base / "sub", base / "out", base / "home"
+    for p in (sub, out, home):
+        p.mkdir()
+    table = attacks({"home": str(home), "out": str(out), "tmp_mark": "/tmp/x", "port": 1,
+                     "other": "/x", "sub": str(sub)})
+    names = ("fork_bomb_memory", "tmpfs_and_heap", "dev_shm_fill", "memfd_hoard", "cpu_spinners")
+    for name in names:
+        (sub / f"{name}.ipynb").write_text(json.dumps(table[name][0]))
+    (sub / "correct.ipynb").write_text(json.dumps(notebook()))
+    result = grade(sub, out, home, "--questions", "ex1", "--jobs", "1", "--memory-mb", "512",
+                   "--no-progress", env={"KERNELCOURSE_MEMORY_CAP": "watchdog"})
+    assert result.returncode == 0, result.stderr[-2000:]
+    return {"rows": _rows(out), "table": table, "names": names}
+
+
+def test_the_memory_cap_means_the_same_under_the_watchdog(watchdog_run):
+    rows, table = watchdog_run["rows"], watchdog_run["table"]
+    for name in watchdog_run["names"]:
+        _, total, details = table[name]
+        row = rows[f"{name}.ipynb"]
+        assert row["total"] == pytest.approx(total), (name, row["details"])
+        for q, text in details.items():
+            assert text in row["details"][q], (name, q, row["details"][q])
+    assert "memory" in rows["fork_bomb_memory.ipynb"]["details"]["ex1.q6"]
+    assert rows["correct.ipynb"]["total"] == 15
+
+
+def test_which_memory_cap_this_machine_gives():
+    """Not a check: says in the test log which cap the main run had (cgroup v2, v1 or the
+    watchdog), so a reader knows which paths ran here."""
+    from kernelcourse.grading.sandbox import TreeMemoryLimit
+    limit = TreeMemoryLimit(64)
+    try:
+        print(f"memory cap on this machine: {limit.kind}")
+        assert limit.kind in ("cgroup v2", "cgroup v1", "watchdog")
+    finally:
+        limit.close()

@@ -56,7 +56,7 @@ def test_an_unusable_bubblewrap_is_refused_with_how_to_get_one(tmp_path):
         probe(str(fake))
 
 
-def test_the_file_system_shows_only_python_the_package_and_a_private_scratch(box, tmp_path):
+def test_the_file_system_shows_only_python_and_a_private_scratch(box, tmp_path):
     secret = tmp_path / "other_submission.ipynb"
     secret.write_text("answers")
     home = Path.home()
@@ -81,6 +81,10 @@ def test_the_file_system_shows_only_python_the_package_and_a_private_scratch(box
             "real_home": can_list({str(home)!r}),
             "checkout": can_list({str(ROOT)!r}),
             "write_package": can_write({str(Path(kernelcourse.__file__).parent / 'x.py')!r}),
+            "package": can_list({str(Path(kernelcourse.__file__).parent)!r}),
+            "package_source": os.path.exists({kernelcourse.__file__!r}),
+            "write_dev": can_write("/dev/kc-x"), "write_dev_shm": can_write("/dev/shm/kc-x"),
+            "dev_null": can_write("/dev/null"),
             "write_scratch": can_write("/tmp/mine.txt"),
             "write_root": can_write("/evil"),
             "etc": can_list("/etc"),
@@ -93,8 +97,14 @@ def test_the_file_system_shows_only_python_the_package_and_a_private_scratch(box
     assert set(out["scratch"]) == under_tmp and out["write_scratch"]
     assert not out["secret"] and not out["tmp_path"]
     assert not out["write_package"] and not out["write_root"]
-    # of the checkout, only the package and (when it lives there) the virtual environment
-    assert set(out["checkout"]) <= {"kernelcourse", ".venv"}, out["checkout"]
+    # of the checkout, only (when it lives there) the virtual environment; not the package:
+    # its source, bytecode and the grader's questions are not in the sandbox at all
+    assert set(out["checkout"]) <= {".venv"} or out["checkout"] == "FileNotFoundError", \
+        out["checkout"]
+    assert out["package"] in ([], "FileNotFoundError"), out["package"]
+    assert not out["package_source"]
+    # /dev is read-only (no tmpfs beside the capped scratch), its devices still work
+    assert not out["write_dev"] and not out["write_dev_shm"] and out["dev_null"]
     assert "passwd" not in out["etc"] and "shadow" not in out["etc"]
     if isinstance(out["real_home"], list):  # the Python installation may live in the home
         assert set(out["real_home"]) <= {".pyenv", ".local"}, out["real_home"]
@@ -146,7 +156,8 @@ def test_other_processes_are_invisible_and_all_die_with_the_sandbox(box, tmp_pat
             os._exit(0)
         print(json.dumps({"pids": pids, "me": os.getpid(), "ppid_visible":
                           os.path.exists(f"/proc/{os.getppid()}/cmdline")}))""")
-    assert out["pids"] == [1, out["me"]], out   # bubblewrap's init and us, nothing else
+    # the program is PID 1 itself: no init of bubblewrap's holding its pipes, nothing else
+    assert out["pids"] == [1] and out["me"] == 1, out
     # the sleeping child was killed with the sandbox: no sandboxed python is left on the host
     left = subprocess.run(["pgrep", "-f", "time.sleep(30)"], capture_output=True, text=True)
     assert left.stdout.strip() == "" or all(
@@ -184,3 +195,30 @@ def test_the_memory_cap_covers_the_whole_process_tree(box):
     finally:
         limit.close()
     assert all(not d.exists() for d in limit.dirs)
+
+
+def test_the_watchdog_counts_the_scratch_folder_as_memory(box, monkeypatch):
+    """Without a cgroup (forced here), files in the sandbox's tmpfs count against the cap."""
+    monkeypatch.setenv("KERNELCOURSE_MEMORY_CAP", "watchdog")
+    limit = TreeMemoryLimit(300)
+    assert limit.kind == "watchdog"
+    try:
+        code = """
+            import os, time
+            with open("/tmp/fill", "wb") as f:   # 200 MB in files, 120 MB in the process
+                for _ in range(200):
+                    f.write(b"x" * (1 << 20))
+            block = bytearray(120 * 1024 * 1024)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            time.sleep(5)
+            print("survived")"""
+        sandbox = Sandbox(box.bwrap, scratch_mb=512)
+        command = sandbox.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
+        proc = subprocess.Popen(limit.wrap(command), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+        limit.watch(proc.pid)
+        stdout, _ = proc.communicate(timeout=120)
+        assert "survived" not in stdout and limit.tripped and limit.oom_killed()
+    finally:
+        limit.close()

@@ -17,17 +17,20 @@
    most of its answer cells belong to). Every submission is graded on the same
    questions out of the same total; answer cells for other questions are
    ignored and reported.
-3. **Sealed answers.** Each submission gets a fresh worker
+3. **Sealed answers.** Each job (``--jobs``) has one worker
    (:mod:`kernelcourse.grading.worker`, driven from here through
    :mod:`kernelcourse.grading.pool`) inside a sandbox
    (:mod:`kernelcourse.grading.sandbox`: bubblewrap, no network, no view of
-   the submissions, the gradebook, the home folder or the checkout, a private
-   scratch folder, its own PID namespace, a memory cap on its whole process
-   tree). For each question the parent draws the cases (a fixed ``--seed``,
-   the same for every submission) and sends the answer cell's source, the
-   inputs and the names the question forbids; the worker runs that one
-   answer in a child process forked for it alone and returns only plain data
-   as JSON, bounded in size and depth; the parent computes the expected
+   the submissions, the gradebook, the home folder, the checkout or the
+   package's own folder, a private scratch folder, its own PID namespace, a
+   memory cap on its whole process tree), reset between two submissions
+   (every other process killed, the scratch emptied). For each question the
+   parent draws the cases (from the run's seed: a fresh secret one unless
+   ``--seed`` is given, the same for every submission, recorded in the
+   gradebook) and sends the answer cell's source (as IPython would run it),
+   the inputs and the names the question forbids; the worker runs that one
+   answer in a child process forked for it alone and returns only plain
+   data as JSON, bounded in size and depth; the parent computes the expected
    values with the package's reference and compares
    (:func:`kernelcourse.grading.scoring.score`). Nothing the worker sends is
    unpickled or executed. An answer that uses the course's reference (read
@@ -42,7 +45,8 @@
    ``gradebook.csv`` and ``gradebook.json`` are rewritten atomically after
    every submission, so a run that is killed keeps the rows already graded.
    Text that came from a submission (its errors, its file name) is escaped
-   before it reaches the console or the CSV.
+   (control, invisible and bidirectional characters) before it reaches the
+   console, the CSV or the JSON.
 
 The gradebook holds one row per submission: the file, its sha256, the points
 per question, the points possible, the total, the errors and the seconds
@@ -54,6 +58,7 @@ every name of the parts above stays importable from here.
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import threading
 import time
@@ -67,7 +72,8 @@ from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _r
                         _short_names, summary_table, write_gradebook)
 from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
-                     bounded_json, clean_text, find_notebooks, read_notebook, read_submission)
+                     bounded_json, clean_text, find_notebooks, python_source, read_notebook,
+                     read_submission)
 from .feedback import feedback_record
 from .history import archive, book_files, load_rows, merge, stamp
 from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
@@ -80,12 +86,17 @@ __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
 
 DEFAULTS = {
-    "seed": 2026,
+    "seed": None,               # None: a fresh secret seed per run, recorded in the gradebook
     "question_timeout": None,   # None: each question's own time_limit
     "submission_timeout": 300.0,
     "memory_mb": 2048,
     "max_notebook_mb": 16,
 }
+
+
+def new_seed() -> int:
+    """A fresh secret seed for one run (recorded in the gradebook JSON; ``--seed`` replays it)."""
+    return secrets.randbits(62)
 
 
 def _question_seed(seed: int, question_id: str) -> int:
@@ -105,6 +116,7 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
     :class:`~kernelcourse.grading.sandbox.Sandbox`, or None for none.
     """
     sandbox = probe() if sandbox == "auto" else sandbox
+    seed = new_seed() if seed is None else seed
     intake = _read(Path(path), int(max_notebook_mb * 1024 * 1024))
     if selection is None and intake.answers:
         selection = choose_assignment([list(intake.answers)])
@@ -114,14 +126,16 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
 
 
 def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, question_timeout,
-           submission_timeout, memory_mb) -> Submission:
-    """Grade one read submission; any failure of the grader itself becomes an error row."""
+           submission_timeout, memory_mb, pool=None) -> Submission:
+    """Grade one read submission; any failure of the grader itself becomes an error row.
+    ``pool``: the job's :class:`WorkerPool` (reset for this submission), or None for a worker
+    of its own."""
     start = time.monotonic()
     row = Submission(file=str(intake.path), sha256=intake.sha256)
     try:
         _grade_answers(row, intake, registry, selection, sandbox, start, seed=seed,
                        question_timeout=question_timeout, submission_timeout=submission_timeout,
-                       memory_mb=memory_mb)
+                       memory_mb=memory_mb, pool=pool)
     except Exception as exc:  # noqa: BLE001 - one submission must never stop the run
         row.errors.append(f"not graded: internal error of the grader ({type(exc).__name__}: "
                           f"{clean_text(exc, 200)})")
@@ -135,7 +149,7 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
 
 
 def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, question_timeout,
-                   submission_timeout, memory_mb) -> None:
+                   submission_timeout, memory_mb, pool=None) -> None:
     if intake.error:
         row.errors.append(intake.error)
         return
@@ -152,17 +166,19 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
     if not any(q.id in answers for q in questions):
         row.errors.append("no answer cell of a question of the assignment (a line "
                           "'# ANSWER <id>' opens each answer cell)")
-    pool = WorkerPool(memory_mb, sandbox)
+    own = pool is None
+    pool = WorkerPool(memory_mb, sandbox) if own else pool
     try:
         if any(q.id in answers for q in questions):
-            pool.start()
+            pool.next_submission()  # a fresh worker, or the job's worker reset
             start = time.monotonic()  # the worker's start-up is not the submission's time
         for q in questions:
             _grade_question(row, q, answers, pool, start, seed=seed,
                             question_timeout=question_timeout,
                             submission_timeout=submission_timeout)
     finally:
-        pool.close()
+        if own:
+            pool.close()
 
 
 def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
@@ -182,7 +198,9 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     try:
         cases = q.make_cases(_question_seed(seed, q.id))
         forbidden = q.shortcut_objects()
-        request = {"source": answers[q.id], "function": q.function, "time_limit": limit,
+        source = python_source(answers[q.id])
+        request = {"source": source, "function": q.function,
+                   "time_limit": limit,
                    "forbidden": list(q.forbidden),
                    "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                              for c in cases]}
@@ -191,17 +209,18 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.errors.append(f"{q.id}: not graded, internal error in the question: "
                           f"{type(exc).__name__}: {exc}")
         return
-    uses = set(static_uses(answers[q.id], forbidden))
+    uses = set(static_uses(source, forbidden))
+    wall = (4 if pool.cpu_time else 2) * limit + 4.0  # the worker's own deadline, and more
     try:
-        reply = pool.run(request, timeout=min(2 * limit + 4.0, left + 1.0))
+        reply = pool.run(request, timeout=min(wall, left + 1.0))
     except WorkerTimeout:
-        why = ("the submission's time limit is over" if left < 2 * limit + 4.0
+        why = ("the submission's time limit is over" if left < wall
                else "the worker stopped answering")
         row.details[q.id] = f"stopped: {why}"
         row.errors.append(f"{q.id}: stopped, {why}")
         return
-    except WorkerDied as exc:
-        row.details[q.id] = str(exc)
+    except WorkerDied as exc:  # the same line as an answer that failed in its own process
+        row.details[q.id] = Result(q, "error", 0, len(cases), 0.0, clean_text(exc, 300)).line()
         row.errors.append(f"{q.id}: {exc}")
         return
     names = {name for name, _ in forbidden.values()}
@@ -258,6 +277,8 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     row kept in the history (:mod:`kernelcourse.grading.history`).
     """
     stream = sys.stderr if stream is None else stream
+    if options.get("seed") is None:
+        options["seed"] = new_seed()
     files = book_files(output, assignment_name)
     if update:
         if not files["json"].exists():
@@ -273,7 +294,7 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
                                 book=False, **options)
         rows, n = merge(old_rows, new_rows, graded, files["history"],
                         f"regrade (--update) of {', '.join(sorted(graded))}")
-        book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), old_assignment,
+        book = _Gradebook(Path(output), options["seed"], old_assignment,
                           probe() if sandbox == "auto" else sandbox, name=assignment_name)
         book.write(rows)
         stream.write(f"updated {n} row(s) of {files['json'].name}; their previous results are "
@@ -293,6 +314,8 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
     stream = sys.stderr if stream is None else stream
     sandbox = probe() if sandbox == "auto" else sandbox
     jobs = max(1, int(jobs or os.cpu_count() or 1))
+    if options.get("seed") is None:
+        options["seed"] = new_seed()
     max_bytes = int(options.pop("max_notebook_mb", DEFAULTS["max_notebook_mb"]) * 1024 * 1024)
     registry = all_questions()
     notebooks, problems = find_notebooks(paths)
@@ -304,16 +327,23 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
                                    selection, registry)
     slots: list = [None] * len(intakes)
     write = book
-    book = _Gradebook(Path(output), options.get("seed", DEFAULTS["seed"]), assignment, sandbox,
-                      name=name)
+    book = _Gradebook(Path(output), options["seed"], assignment, sandbox, name=name)
     stamped = _selected(assignment, registry)
     done = 0
     lock = threading.Lock()
+    local = threading.local()  # one worker per job, reset between its submissions
+    pools: list = []
+    memory_mb = options.get("memory_mb", DEFAULTS["memory_mb"])
 
     def grade_one(index: int) -> None:
         nonlocal done
-        row = _grade(intakes[index], registry, assignment, sandbox, **_grading_options(options))
-        stamp(row, stamped, options.get("seed", DEFAULTS["seed"]))
+        if getattr(local, "pool", None) is None:
+            local.pool = WorkerPool(memory_mb, sandbox)
+            with lock:
+                pools.append(local.pool)
+        row = _grade(intakes[index], registry, assignment, sandbox, pool=local.pool,
+                     **_grading_options(options))
+        stamp(row, stamped, options["seed"])
         with lock:
             slots[index] = row
             done += 1
@@ -322,9 +352,13 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
             if progress:
                 _progress(done, len(intakes), str(intakes[index].path), stream)
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in [pool.submit(grade_one, i) for i in range(len(intakes))]:
-            future.result()
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as executor:
+            for future in [executor.submit(grade_one, i) for i in range(len(intakes))]:
+                future.result()
+    finally:
+        for worker_pool in pools:
+            worker_pool.close()
     rows += slots
     if write:
         book.write(rows)

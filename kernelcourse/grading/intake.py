@@ -5,9 +5,15 @@ The parent process reads each notebook file as bytes, and only a regular file (n
 link, FIFO or device) under the size cap (:func:`read_submission`); it parses the JSON with a
 bound on its depth (:func:`bounded_json`, :func:`read_notebook`) and picks the answer cells,
 code cells whose first line is ``# ANSWER <question id>`` (:func:`answer_cells`; the last cell
-per id wins). A file that cannot be read or parsed gives a :class:`NotebookError` naming the
-reason, which becomes its row of the gradebook. :func:`clean_text` escapes the control
-characters of any text from a submission before it reaches the console or the CSV.
+per id wins; the marker is found as IPython would see the cell: after blank lines, a byte
+order mark or Windows line ends, with any spacing after ``#``). An nbformat 3 notebook (cells
+in ``worksheets``, code in ``input``) is read as its version 4 conversion would be. A file
+that cannot be read or parsed gives a :class:`NotebookError` naming the reason, which becomes
+its row of the gradebook. :func:`python_source` turns an answer cell into the Python that
+IPython would run (its own input transformer: magics and shell lines become calls).
+:func:`clean_text` escapes the control, invisible and bidirectional characters of any text
+from a submission before it reaches the console, the CSV or the JSON, so no two rows can look
+alike while naming different files.
 """
 from __future__ import annotations
 
@@ -20,20 +26,33 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["NotebookError", "read_submission", "read_notebook", "bounded_json", "answer_cells",
-           "find_notebooks", "clean_text"]
+           "find_notebooks", "clean_text", "python_source"]
 
 ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 
 _MAX_DEPTH = 64
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# control characters, and the invisible ones: soft hyphen, Arabic letter mark, Mongolian vowel
+# separator, zero-width spaces and joiners, left-to-right and right-to-left marks, embeddings,
+# overrides and isolates, line and paragraph separators, word joiner and invisible operators,
+# Hangul fillers, the byte order mark, interlinear annotations, tags and variation selectors
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5"
+                      "\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
+                      "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000e0000-\U000e0fff"
+                      "\U0001d173-\U0001d17a]")
 
 
 def clean_text(text, limit: int = 2000) -> str:
-    """``text`` with every control character (ANSI escapes, newlines, carriage returns,
-    bidirectional overrides) written as an escape, cut to ``limit`` characters."""
-    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
-                        else f"\\u{ord(m.group()):04x}", str(text))
+    """``text`` with every control character (ANSI escapes, newlines, carriage returns) and
+    every invisible or bidirectional one (zero-width spaces, right-to-left marks and
+    overrides, the byte order mark) written as an escape, cut to ``limit`` characters."""
+    text = _CONTROL.sub(_escape, str(text))
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _escape(match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
 
 
 class NotebookError(ValueError):
@@ -90,9 +109,31 @@ def read_notebook(data: bytes) -> dict:
             raise NotebookError(f"not a notebook (invalid JSON: "
                                 f"{str(exc).split('valid JSON: ', 1)[1]})") from None
         raise NotebookError(f"not a notebook ({exc})") from None
+    if isinstance(nb, dict) and nb.get("nbformat") == 3 and "cells" not in nb:
+        nb = _from_version_3(nb)
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        version = nb.get("nbformat") if isinstance(nb, dict) else None
+        if isinstance(version, int) and version not in (3, 4):
+            raise NotebookError(f"not a notebook this grader reads (nbformat {version}; "
+                                f"versions 3 and 4 are read)")
         raise NotebookError("not a notebook (no list of cells)")
     return nb
+
+
+def _from_version_3(nb: dict) -> dict:
+    """The cells of an nbformat 3 notebook as version 4 holds them (what ``nbformat``'s
+    conversion gives for the parts the grader reads: code cells and their source)."""
+    worksheets = nb.get("worksheets")
+    if not isinstance(worksheets, list):
+        return nb
+    cells = []
+    for sheet in worksheets:
+        for cell in sheet.get("cells", []) if isinstance(sheet, dict) else []:
+            if isinstance(cell, dict):
+                source = cell.get("input") if cell.get("cell_type") == "code" else \
+                    cell.get("source", "")
+                cells.append({"cell_type": cell.get("cell_type"), "source": source})
+    return {**nb, "cells": cells, "nbformat": 4}
 
 
 def read_submission(path: Path, max_bytes: int) -> bytes:
@@ -147,18 +188,46 @@ def _file_kind(mode: int) -> str:
     return "not a regular file"
 
 
+def _normalized(source: str) -> str:
+    """A cell's source as IPython runs it: no byte order mark, ``\\n`` line ends."""
+    return source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def answer_cells(nb: dict) -> dict[str, str]:
-    """``{question id: source}`` of the answer cells; the last cell per id wins."""
+    """``{question id: source}`` of the answer cells (the first line that is not blank is
+    ``# ANSWER <id>``); the last cell per id wins."""
     found: dict[str, str] = {}
     for cell in nb["cells"]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        source = _cell_source(cell)
-        first = source.lstrip("\n").split("\n", 1)[0]
+        source = _normalized(_cell_source(cell))
+        first = next((line for line in source.split("\n") if line.strip()), "")
         match = ANSWER_LINE.match(first.strip())
         if match:
             found[match.group(1)] = source
     return found
+
+
+# a line IPython may transform: a magic, a shell escape, help (``?``) or an auto-call
+_MAYBE_IPYTHON = re.compile(r"^\s*[%!?/,;]|\?\s*$", re.MULTILINE)
+
+
+def python_source(cell: str) -> str:
+    """The Python that IPython runs for an answer cell: its own input transformer turns
+    magics (``%time``) and shell lines (``!ls``) into ``get_ipython()`` calls, and leaves
+    every Python line alone (a continuation line that starts with ``!=`` or ``%`` too).
+    Without IPython, such lines become ``pass``."""
+    if not _MAYBE_IPYTHON.search(cell):  # nothing IPython would transform: plain Python
+        return cell
+    try:
+        from IPython.core.inputtransformer2 import TransformerManager
+    except ImportError:  # pragma: no cover - IPython is a dependency of the course
+        return re.sub(r"^(\s*)[%!](?!=).*$", lambda m: f"{m.group(1)}pass", cell,
+                      flags=re.MULTILINE)
+    try:
+        return TransformerManager().transform_cell(cell)
+    except Exception:  # noqa: BLE001 - what IPython cannot read fails in the worker, reported
+        return cell
 
 
 def find_notebooks(paths) -> tuple[list[Path], list[tuple[str, str]]]:

@@ -1,13 +1,18 @@
 """The grader's side of a worker: start it sealed, send it one request, read its bounded reply.
 
 A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.worker`, sealed in a
-sandbox (:mod:`kernelcourse.grading.sandbox`), its whole process tree under a memory cap; a
-:class:`WorkerPool` is the worker of one submission, started when first needed and replaced
-after it fails. A worker that exits, crashes or runs out of memory raises :class:`WorkerDied`
-with the reason; one that does not reply in time raises :class:`WorkerTimeout`.
+sandbox (:mod:`kernelcourse.grading.sandbox`), its whole process tree under a memory cap (and,
+where a cgroup can be had, a CPU share equal to every other worker's); it is handed the
+:func:`bundle` of the package's modules it may hold on its first line. A :class:`WorkerPool` is
+the worker of one job (``--jobs``): started when first needed, reset between two submissions
+(every other process killed, the scratch folder emptied: nothing of one submission reaches the
+next), replaced after it fails. A worker that exits, crashes or runs out of memory raises
+:class:`WorkerDied` with the reason; one that does not reply in time raises
+:class:`WorkerTimeout`.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -22,11 +27,74 @@ from pathlib import Path
 
 from . import transport
 from .intake import bounded_json
-from .sandbox import Sandbox, TreeMemoryLimit
+from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
-__all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout"]
+__all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]
 
 _MAX_REPLY = 16 * 1024 * 1024
+
+# what of the package a worker holds: the mathematics and the grading code, never the grader's
+# questions (references, diagnoses, case makers), nor the widgets and the command line; the
+# grading package's own __init__ (which loads the questions) is a stub
+_NEVER = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute",
+          "kernelcourse.grading.questions")
+_GRADING_STUB = '''"""The grading package, as the grading worker holds it: only what runs an answer."""
+
+
+def check(*args, **kwargs):
+    """An answer cell's own ``check(...)``: nothing to do while it is graded."""
+    return None
+'''
+# the worker's first lines: load the bundle from stdin through an importer of its own
+_BOOT = """
+import importlib.abc, importlib.util, json, sys
+class Bundle(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    kernelcourse_bundle = True
+    def __init__(self, modules):
+        self.modules = modules
+    def find_spec(self, name, path=None, target=None):
+        if name in self.modules:
+            return importlib.util.spec_from_loader(name, self, is_package=self.modules[name][0])
+        if name == "kernelcourse" or name.startswith("kernelcourse."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        is_package, source = self.modules[module.__name__]
+        code = compile(source, "<kernelcourse " + module.__name__ + ">", "exec")
+        exec(code, module.__dict__)
+modules = json.loads(sys.stdin.readline())["bundle"]
+sys.meta_path.insert(0, Bundle(modules))
+del modules
+from kernelcourse.grading.worker import main
+main(sys.argv[1:])
+"""
+
+
+@functools.lru_cache(maxsize=1)
+def _bundle_line() -> bytes:
+    root = Path(package_dir())
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        name = ".".join(["kernelcourse", *parts])
+        if any(name == n or name.startswith(n + ".") for n in _NEVER) or \
+                "__pycache__" in path.parts:
+            continue
+        if name == "kernelcourse.grading":
+            modules[name] = [True, _GRADING_STUB]
+            continue
+        modules[name] = [is_package, path.read_text(encoding="utf-8")]
+    return (json.dumps({"bundle": modules}) + "\n").encode()
+
+
+def bundle() -> dict:
+    """``{module name: [is_package, source]}``: what of the package a worker holds."""
+    return json.loads(_bundle_line())["bundle"]
 
 
 class WorkerDied(RuntimeError):
@@ -47,15 +115,9 @@ class Worker:
         self.limit = TreeMemoryLimit(memory_mb)
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
-        folders = os.environ.get("KERNELCOURSE_QUESTIONS", "")
-        if folders:  # instructors' own questions (bound read-only by the sandbox)
-            env["KERNELCOURSE_QUESTIONS"] = folders
-        # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path),
-        # with the folder holding this copy of kernelcourse put first on the path
-        home = str(Path(__file__).resolve().parents[2])
-        boot = ("import sys; sys.path.insert(0, sys.argv[1]); "
-                "from kernelcourse.grading.worker import main; main(sys.argv[2:])")
-        argv = [sys.executable, "-I", "-c", boot, home, str(memory_mb),
+        # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path);
+        # the package comes on stdin, as the bundle, not from the file system
+        argv = [sys.executable, "-I", "-c", _BOOT, str(memory_mb),
                 "sandboxed" if sandbox else "plain"]
         if sandbox is not None:
             self.folder = None
@@ -77,7 +139,12 @@ class Worker:
         self._buffer = b""
         self._next_id = ""
         try:
-            self._read_line(deadline=time.monotonic() + 60.0)  # the "ready" line
+            self.proc.stdin.write(_bundle_line())
+            self.proc.stdin.flush()
+        except OSError:
+            pass  # reported as the worker's death just below
+        try:
+            self._read_line(deadline=time.monotonic() + 120.0)  # the "ready" line
         except (WorkerTimeout, WorkerDied):
             self.close()
             raise
@@ -151,7 +218,19 @@ class Worker:
                              f"on all of its processes)"}
         return reply
 
+    def reset(self, timeout: float = 30.0) -> None:
+        """Between two submissions: every other process of the sandbox killed, the scratch
+        folder emptied (:class:`WorkerDied` or :class:`WorkerTimeout` if it cannot be)."""
+        reply = self.run({"reset": True}, timeout)
+        if reply.get("reset") is not True:
+            raise WorkerDied("the worker could not be reset")
+
     def close(self) -> None:
+        try:  # end of its input: a worker that is well ends by itself (and is reaped)
+            self.proc.stdin.close()
+            self.proc.wait(timeout=1.0)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
@@ -164,7 +243,7 @@ class Worker:
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
-            except OSError:
+            except (OSError, ValueError):
                 pass
         self.limit.close()
         if self.folder:
@@ -172,12 +251,14 @@ class Worker:
 
 
 class WorkerPool:
-    """The worker of one submission: started when first needed, replaced after it fails."""
+    """The worker of one job: started when first needed, reset between two submissions
+    (:meth:`next_submission`), replaced after it fails."""
 
     def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
         self.memory_mb = memory_mb
         self.sandbox = sandbox
         self.worker: Worker | None = None
+        self._used = False
 
     def start(self) -> None:
         if self.worker is None:
@@ -186,9 +267,30 @@ class WorkerPool:
             except (WorkerTimeout, WorkerDied):
                 self.worker = None  # the first request tries again and reports
 
+    def next_submission(self) -> None:
+        """Make the worker fresh for another submission: reset when it served one, replaced
+        when the reset fails."""
+        if self.worker is not None and self._used:
+            try:
+                self.worker.reset()
+            except (WorkerTimeout, WorkerDied):
+                self.close()
+        self._used = False
+        self.start()
+
+    @property
+    def cpu_time(self) -> bool:
+        """Whether answers' time limits count their own CPU time: when no cgroup gives each
+        worker a CPU share of its own (the watchdog, or a cgroup v2 without the cpu
+        controller), so a starved answer is not stopped early."""
+        return self.worker is not None and not self.worker.limit.cpu_share
+
     def run(self, request: dict, timeout: float) -> dict:
         if self.worker is None:
             self.worker = Worker(self.memory_mb, self.sandbox)
+        if self.cpu_time:
+            request = {**request, "cpu_time": True}
+        self._used = True
         try:
             return self.worker.run(request, timeout)
         except (WorkerTimeout, WorkerDied):

@@ -25,29 +25,34 @@ class QuestionTimeout(BaseException):
 
 
 @contextlib.contextmanager
-def time_limit(seconds: float | None):
-    """Interrupt the code inside after ``seconds`` (main thread on Unix only)."""
+def time_limit(seconds: float | None, cpu: bool = False):
+    """Interrupt the code inside after ``seconds`` (main thread on Unix only): seconds of
+    wall-clock time, or with ``cpu=True`` of this process's own CPU time (so a process that
+    others starve of CPU is not stopped early; the grading worker keeps a wall-clock deadline
+    beyond it for an answer that only sleeps)."""
     usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
     if not usable:
         yield
         return
+    timer, signum = ((signal.ITIMER_PROF, signal.SIGPROF) if cpu
+                     else (signal.ITIMER_REAL, signal.SIGALRM))
+    clock = time.process_time if cpu else time.monotonic
 
     def _alarm(signum, frame):
         raise QuestionTimeout(f"time limit of {seconds:g} s")
 
-    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]  # a limit around this one
-    start = time.monotonic()
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds if not outer_left else min(seconds, outer_left))
+    outer_left = signal.getitimer(timer)[0]  # a limit around this one
+    start = clock()
+    previous = signal.signal(signum, _alarm)
+    signal.setitimer(timer, seconds if not outer_left else min(seconds, outer_left))
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(timer, 0)
+        signal.signal(signum, previous)
         if outer_left:
-            signal.setitimer(signal.ITIMER_REAL,
-                             max(outer_left - (time.monotonic() - start), 1e-3))
+            signal.setitimer(timer, max(outer_left - (clock() - start), 1e-3))
 
 
 def _short(text: str, limit: int = 200) -> str:
@@ -106,7 +111,7 @@ def _usage(args, kwargs, before: dict) -> dict:
     return usage
 
 
-def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
+def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False) -> list[dict]:
     """Call ``func`` on each case; return one plain-data outcome per case.
 
     An outcome is ``{"kind": "value", "value": <encoded>}`` (with ``"usage"``: the arguments
@@ -114,11 +119,11 @@ def run_answer(func, cases: list[Case], seconds: float | None) -> list[dict]:
     any, see :mod:`~kernelcourse.grading.probes`), or ``"error"``
     (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
     ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
-    :func:`time_limit` for all cases together.
+    :func:`time_limit` for all cases together (``cpu``: of CPU time).
     """
     outcomes: list[dict] = []
     try:
-        with time_limit(seconds):
+        with time_limit(seconds, cpu=cpu):
             for i, case in enumerate(cases):
                 args, kwargs = case.copied()
                 before = _fingerprints(args, kwargs)

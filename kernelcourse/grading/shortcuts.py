@@ -79,8 +79,55 @@ def _resolve(dotted: str):
     return obj
 
 
+# Routes to the same computation under other names: when a question forbids one of a group,
+# it forbids them all. The PSD test: the package's verdict, its smallest eigenvalue, the check
+# every estimator runs on a Gram matrix (``check_psd``, which raises for a non-PSD matrix: a
+# PSD test through ``try``) and the bilinear kernel, whose constructor runs the same test.
+ROUTES = (
+    ("kernelcourse.kernels.is_psd", "kernelcourse.kernels.min_eigenvalue",
+     "kernelcourse._validation.check_psd", "kernelcourse._validation.check_eigenvalues_psd",
+     "kernelcourse.kernels.rules.Bilinear"),
+)
+
+
+def _private_helpers(obj) -> list:
+    """The private functions (``_name``) of its own module that ``obj``'s code calls, directly
+    or through other such helpers: a private helper of a forbidden function is a route to the
+    same computation (``_rbf_gram``'s tiled kernels). The shared input checks of other modules
+    (``_validation.as_2d``) are not followed: every public function uses them."""
+    import types
+
+    found, seen = [], set()
+    todo = list(_functions_of(obj))
+    while todo:
+        func = todo.pop()
+        if id(func) in seen:
+            continue
+        seen.add(id(func))
+        codes, names = [func.__code__], set()
+        while codes:
+            code = codes.pop()
+            names.update(code.co_names)
+            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        space = getattr(func, "__globals__", {})
+        for name in sorted(names):
+            value = space.get(name)
+            if (isinstance(value, types.FunctionType) and id(value) not in seen
+                    and value.__module__ == func.__module__
+                    and value.__name__.startswith("_")):
+                found.append(value)
+                todo.append(value)
+    return found
+
+
 def forbidden_objects(names) -> dict[int, tuple[str, object]]:
-    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error)."""
+    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
+    with every route to the same computation: the other members of its :data:`ROUTES` group
+    and the private helpers its code calls."""
+    names = list(names)
+    for group in ROUTES:
+        if any(n in group for n in names):
+            names += [n for n in group if n not in names]
     found = {}
     for name in names:
         obj = _resolve(name)
@@ -88,12 +135,33 @@ def forbidden_objects(names) -> dict[int, tuple[str, object]]:
             raise ValueError(f"forbidden name {name!r} does not name a function or class of "
                              f"the package")
         found[id(obj)] = (name, obj)
+    for name, obj in list(found.values()):
+        for helper in _private_helpers(obj):
+            found.setdefault(id(helper), (f"{helper.__module__}.{helper.__name__} (behind "
+                                          f"{name})", helper))
     return found
 
 
+_GRADER_OBJECTS: dict = {}
+
+
 def grader_objects() -> dict[int, tuple[str, object]]:
-    """The grader's own answers: every question's reference (where the question module
-    defines it) and the registry functions that hand them out."""
+    """The grader's own functions: every question's reference, its diagnoses' mistakes,
+    every function the question modules define, and the registry functions that hand them
+    out. (The grading worker never holds any of them; this is for the static check.)"""
+    from . import questions
+
+    registry = questions.all_questions()
+    key = (id(registry), tuple((q.id, id(q), id(q.reference)) for q in registry.values()))
+    if key not in _GRADER_OBJECTS:
+        _GRADER_OBJECTS.clear()
+        _GRADER_OBJECTS[key] = _find_grader_objects()
+    return dict(_GRADER_OBJECTS[key])
+
+
+def _find_grader_objects() -> dict[int, tuple[str, object]]:
+    import types
+
     from . import questions
 
     found = {id(questions.get_question): ("kernelcourse.grading.get_question",
@@ -104,6 +172,15 @@ def grader_objects() -> dict[int, tuple[str, object]]:
         ref = q.reference
         if getattr(ref, "__module__", "").startswith(questions.__name__):
             found[id(ref)] = (f"the grader's reference answer to {q.id}", ref)
+        for diagnosis in getattr(q, "diagnoses", None) or ():
+            mistake = getattr(diagnosis, "mistake", None)
+            if isinstance(mistake, types.FunctionType):
+                found.setdefault(id(mistake), (f"the grader's diagnosis of {q.id}", mistake))
+    for name, module in list(sys.modules.items()):
+        if name.startswith(questions.__name__ + ".") and module is not None:
+            for attr, value in vars(module).items():
+                if isinstance(value, types.FunctionType) and value.__module__ == name:
+                    found.setdefault(id(value), (f"{name}.{attr}", value))
     return found
 
 
@@ -303,17 +380,20 @@ _BLOCKED_EVENTS = ("ctypes.", "os.exec", "os.posix_spawn", "os.spawn", "os.syste
 
 
 def seal_process() -> None:
-    """In a forked answer process: no new programs, no reading or recompiling the
-    package's source (nor the instructors' question files), no ctypes. Cannot be undone
-    within the process."""
-    _no_exec_seccomp()
-    package_dir = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    prefix = package_dir + os.sep
-    from .questions import question_folders  # instructors' questions are the course's source too
+    """In a forked answer process: seccomp refuses new programs (and what
+    :func:`_no_exec_seccomp` lists) for good; an audit hook refuses ctypes and reading the
+    package's source where a source file exists (the grading worker holds none).
 
-    prefix = (prefix, *(os.path.realpath(f) + os.sep for f in question_folders()))
+    The audit hook is Python inside the process it polices, a second line only: what the
+    grader guarantees comes from the kernel (the sandbox's mount layout, seccomp,
+    namespaces), not from it."""
+    _no_exec_seccomp()
+    here = globals().get("__file__")
+    prefix = (os.path.dirname(os.path.dirname(os.path.realpath(here))) + os.sep) if here else None
 
     def _inside(path) -> bool:
+        if prefix is None:
+            return False
         try:
             p = os.fsdecode(path) if not isinstance(path, int) else ""
         except (TypeError, ValueError):
@@ -332,12 +412,19 @@ def seal_process() -> None:
     sys.addaudithook(guard)
 
 
-# seccomp: refuse execve/execveat with EPERM (x86-64 and aarch64)
-_EXEC_SYSCALLS = {"x86_64": (0xC000003E, (59, 322)), "aarch64": (0xC00000B7, (221, 281))}
+# seccomp: refused with EPERM (x86-64 and aarch64 numbers): execve, execveat (no new
+# programs); shmget, semget, msgget, mq_open (System V and POSIX IPC, which would outlive the
+# answer's processes); memfd_create (memory outside every file system); add_key, request_key,
+# keyctl (kernel keys, which outlive processes); ptrace
+_EXEC_SYSCALLS = {
+    "x86_64": (0xC000003E, (59, 322, 29, 64, 68, 240, 319, 248, 249, 250, 101)),
+    "aarch64": (0xC00000B7, (221, 281, 194, 190, 186, 180, 279, 217, 218, 219, 117)),
+}
 
 
 def _no_exec_seccomp() -> bool:
-    """Ask the kernel to refuse new programs to this process and its children."""
+    """Ask the kernel to refuse new programs, IPC that outlives a process, memfds, kernel
+    keys and ptrace to this process and its children."""
     if not sys.platform.startswith("linux"):
         return False
     arch = os.uname().machine

@@ -21,7 +21,9 @@ a probe             ``{"$probe": kind, "data": ...}``: an input that records how
                     worker reading its cases), refused in an answer's value
 ==================  ==========================================================
 
-Anything else (functions, generators, objects, complex numbers) raises
+Decoding costs time linear in the size of the text: a set or dict whose values share hash
+values (which would make building it quadratic) is refused, as is nesting deeper than
+:data:`MAX_DEPTH`. Anything else (functions, generators, objects, complex numbers) raises
 :class:`UnsupportedValue`, naming the type: a question's cases and its answers
 are plain data.
 """
@@ -76,6 +78,24 @@ def encode(obj, _depth: int = 0):
         "numpy arrays, or lists/tuples of them")
 
 
+MAX_COLLISIONS = 64
+
+
+def _unique_hashes(items: list, what: str) -> list:
+    """``items`` (to become a set or dict keys), refused when many of them share a hash
+    value: building the set would cost the grader time quadratic in their number."""
+    hashes = set()
+    for item in items:
+        try:
+            hashes.add(hash(item))
+        except TypeError:
+            raise UnsupportedValue(f"{what} holds an unhashable value") from None
+    if len(items) - len(hashes) > MAX_COLLISIONS:
+        raise UnsupportedValue(f"{what} holds {len(items) - len(hashes)} values whose hashes "
+                               f"collide (at most {MAX_COLLISIONS})")
+    return items
+
+
 def _hashable(v):
     if isinstance(v, list):
         return tuple(_hashable(x) for x in v)
@@ -108,12 +128,15 @@ def decode(obj, _depth: int = 0, probes: bool = False):
             raise UnsupportedValue("a probe is an input of the grader, not a value")
         return PROBES[obj["$probe"]].from_spec(decode(obj.get("data"), _depth + 1))
     if "$set" in obj:
-        return {_hashable(decode(v, _depth + 1)) for v in obj["$set"]}
+        return set(_unique_hashes([_hashable(decode(v, _depth + 1)) for v in obj["$set"]],
+                                  "a set"))
     if "$frozenset" in obj:
-        return frozenset(_hashable(decode(v, _depth + 1)) for v in obj["$frozenset"])
+        return frozenset(_unique_hashes(
+            [_hashable(decode(v, _depth + 1)) for v in obj["$frozenset"]], "a frozenset"))
     if "$dict" in obj:
-        return {_hashable(decode(k, _depth + 1)): decode(v, _depth + 1, probes)
-                for k, v in obj["$dict"]}
+        keys = _unique_hashes([_hashable(decode(k, _depth + 1)) for k, _ in obj["$dict"]],
+                              "a dict")
+        return dict(zip(keys, (decode(v, _depth + 1, probes) for _, v in obj["$dict"])))
     raise UnsupportedValue(f"unknown tagged value with keys {sorted(obj)[:3]}")
 
 

@@ -1,37 +1,47 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.pool`, one worker per submission,
-inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
-``--no-sandbox``, as a plain process in an empty temporary folder), with the
-same interpreter in isolated mode (``python -I``), calling :func:`main` with
-the memory limit in megabytes and ``sandboxed`` or ``plain``. It reads one
-JSON request per line on stdin::
+Started by :mod:`kernelcourse.grading.pool`, one worker per job (``--jobs``) that grades one
+submission after another, inside the sandbox of :mod:`kernelcourse.grading.sandbox` (or, with
+``--no-sandbox``, as a plain process in an empty temporary folder), with the same interpreter in
+isolated mode (``python -I``), calling :func:`main` with the memory limit in megabytes and
+``sandboxed`` or ``plain``.
 
-    {"id": 3, "source": "<answer cell>", "function": "rbf_gram",
+**What the worker holds.** The package's folder is not in the sandbox. The first line on stdin
+is the *bundle*: the source of the package's modules (the mathematics, and the grading code
+that runs an answer: this module, ``running``, ``question``, ``transport``, ``shortcuts``...),
+never the grader's questions (references, diagnoses, case makers), which live in
+``kernelcourse.grading.questions``; ``kernelcourse.grading`` itself is a stub whose ``check``
+does nothing (a module that needs the questions fails to import here, and is left out). The worker imports every module of the bundle, then drops the
+bundle and its importer: from then on no source of the package exists in the worker's file
+system or in any importer, so ``importlib.reload`` or reading a file cannot give back code that
+was turned into a tripwire.
+
+Then it reads one JSON request per line::
+
+    {"id": "3f..", "source": "<answer cell as Python>", "function": "rbf_gram",
      "cases": [[args, kwargs], ...], "time_limit": 10.0,
      "forbidden": ["kernelcourse.kernels.RBF", ...]}
+    {"id": "9a..", "reset": true}          (between two submissions)
 
-and serves each in a child process forked for that request alone (so what
-one answer does to its process, patching modules or calling ``os._exit``,
-cannot reach the next). The child executes the answer cell in a fresh
-namespace, calls the named function on each case (arguments in
-:mod:`~kernelcourse.grading.transport`'s format) under the time limit and
-writes its reply to a pipe of its own; the worker checks that the reply is
-well formed, kills a child that overruns twice the time limit plus a second,
-and writes one JSON line back::
+and serves each answer in a child process forked for that request alone (so what one answer
+does to its process, patching modules or calling ``os._exit``, cannot reach the next). The
+child executes the answer cell in a fresh namespace, calls the named function on each case
+(arguments in :mod:`~kernelcourse.grading.transport`'s format) under the time limit and writes
+its reply to a pipe of its own; the worker checks that the reply is well formed, kills a child
+that overruns twice the time limit plus a second, and writes one JSON line back::
 
-    {"id": 3, "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
-    {"id": 3, "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
+    {"id": "3f..", "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
+    {"id": "3f..", "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
 
-It never sees the expected values and never judges: the parent compares. The
-child's address space is capped (``RLIMIT_AS``) so a memory bomb ends in
-MemoryError; anything the answer prints goes to /dev/null. Before the answer
-runs, the child turns the forbidden names and the grader's own answers into
-tripwires that report on a pipe of their own (``"uses"`` in the reply) and
-seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`: no new
-programs, no reading the package's source, no ctypes). The worker itself is
-not dumpable, so no answer can read its memory or its pipes through
-``/proc``; after each answer, every other process in the sandbox is killed.
+It never sees the expected values and never judges: the parent compares. Before the answer
+runs, the child turns the forbidden names into tripwires that report on a pipe of their own
+(``"uses"`` in the reply) and seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`:
+seccomp refuses new programs, System V and POSIX IPC, memfds and kernel keys; its address space
+is capped, so a memory bomb ends in MemoryError). Anything the answer prints goes to /dev/null.
+The worker is PID 1 of the sandbox and not dumpable, so no answer can read its memory or its
+pipes through ``/proc``, nor signal it; after each answer, every other process in the sandbox is
+killed. A reset between two submissions kills every process but the worker and empties the
+scratch folder, so nothing of one submission is left for the next.
 """
 from __future__ import annotations
 
@@ -74,21 +84,41 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
+class _IPythonStub:
+    """What ``get_ipython()`` returns to an answer cell in the worker: the magics and shell
+    lines IPython turned into calls do nothing (their output is not graded)."""
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: None
+
+
+def _no_check(*args, **kwargs):
+    """An answer cell's own ``check(...)`` call: nothing to do in the grader."""
+    return None
+
+
 def _run(request: dict) -> dict:
     from .question import Case
     from .running import QuestionTimeout, _short, run_answer, time_limit
     from .transport import decode
 
     seconds = float(request.get("time_limit", 10.0))
-    namespace = {"__name__": "__answer__"}
+    cpu = bool(request.get("cpu_time", False))
+    stub = _IPythonStub()
+    namespace = {"__name__": "__answer__", "check": _no_check, "get_ipython": lambda: stub}
     try:
-        code = compile(strip_magics(request["source"]), "<answer cell>", "exec")
-        with time_limit(seconds):
+        source = request["source"]
+        if request.get("magics", False):  # not transformed by the grader (no IPython there)
+            source = strip_magics(source)
+        code = compile(source, "<answer cell>", "exec")
+        with time_limit(seconds, cpu=cpu):
             exec(code, namespace)
     except QuestionTimeout:
         return {"error": f"the answer cell ran past the time limit of {seconds:g} s"}
     except SystemExit as exc:
         return {"error": f"the answer cell called sys.exit({exc.code!r})"}
+    except MemoryError:
+        return {"error": "the answer ran out of memory (in the answer cell)"}
     except BaseException as exc:  # noqa: BLE001 - any failure of the cell is the cell's
         return {"error": f"the answer cell raised {type(exc).__name__}: {_short(exc)}"}
     func = namespace.get(request["function"])
@@ -97,9 +127,11 @@ def _run(request: dict) -> dict:
     cases = [Case(tuple(decode(a, probes=True)), decode(k, probes=True))
              for a, k in request["cases"]]
     try:
-        return {"outcomes": run_answer(func, cases, seconds)}
+        return {"outcomes": run_answer(func, cases, seconds, cpu=cpu)}
     except SystemExit as exc:
         return {"error": f"the answer called sys.exit({exc.code!r})"}
+    except MemoryError:
+        return {"error": "the answer ran out of memory"}
     except BaseException as exc:  # noqa: BLE001
         return {"error": f"the answer raised {type(exc).__name__}: {_short(exc)}"}
 
@@ -180,7 +212,7 @@ def _child(request: dict, write_fd: int, report_fd: int, memory_mb: int) -> None
 
 def _arm(request: dict, report_fd: int) -> None:
     """Tripwires on what the answer may not use, reported on ``report_fd``; then seal."""
-    from .shortcuts import forbidden_objects, grader_objects, seal_process, tripwires
+    from .shortcuts import forbidden_objects, seal_process, tripwires
 
     pipe = os.fstat(report_fd)
 
@@ -194,7 +226,13 @@ def _arm(request: dict, report_fd: int) -> None:
             os._exit(_REPORT_LOST)
 
     names = [n for n in request.get("forbidden", []) if isinstance(n, str)]
-    with tripwires({**forbidden_objects(names), **grader_objects()}, report, restore=False):
+    objects = {}
+    for name in names:  # a name outside the bundle (the grader's own) cannot be reached here
+        try:
+            objects.update(forbidden_objects([name]))
+        except ValueError:
+            pass
+    with tripwires(objects, report, restore=False):
         pass  # the originals are dropped: nothing in this process can call them again
     seal_process()
 
@@ -231,7 +269,7 @@ def _kill_the_rest() -> None:
     import time
 
     me = os.getpid()
-    for _ in range(100):
+    for _ in range(200):
         others = [pid for pid in _live_pids() if pid not in (1, me)]
         if not others:
             return
@@ -303,7 +341,9 @@ def _serve(request: dict, memory_mb: int) -> dict:
         _child(request, write_fd, report_write, memory_mb)
     os.close(write_fd)
     os.close(report_write)
-    deadline = time.monotonic() + 2 * seconds + 1.0
+    # the hard deadline, in wall-clock time: beyond the answer's own limit (twice over for
+    # the cell and the cases; twice again when those are counted in CPU time)
+    deadline = time.monotonic() + (4 if request.get("cpu_time") else 2) * seconds + 1.0
     try:
         data, status = _read_all(read_fd, deadline, pid)
     finally:
@@ -355,30 +395,71 @@ def _not_dumpable() -> None:
 
 
 def _warm_up() -> None:
-    """Import what answers and the tripwires need, so it does not count against an answer."""
+    """Import every module of the bundle (what answers and the tripwires need), so that it
+    does not count against an answer; then drop the bundle and its importer for good."""
     import importlib
-    import pkgutil
+    import importlib.util
+    import threading  # noqa: F401 - time limits and tripwires import these lazily elsewhere
+    import types  # noqa: F401
 
     import numpy  # noqa: F401
     import scipy.linalg  # noqa: F401
 
-    import kernelcourse
-    from kernelcourse.grading.questions import all_questions
+    bundle = next((f for f in sys.meta_path if getattr(f, "kernelcourse_bundle", False)), None)
+    names = sorted(bundle.modules) if bundle is not None else []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - an optional module that cannot load here
+            for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+                sys.modules.pop(loaded, None)
+    for name in ("kernelcourse.grading.core", "kernelcourse.grading.session"):
+        if hasattr(sys.modules.get(name), "check"):  # check() under any name does nothing here
+            sys.modules[name].check = _no_check
+    if bundle is not None:
+        bundle.modules.clear()
+        sys.meta_path.remove(bundle)
+    importlib.invalidate_caches()
+    import gc
 
-    all_questions()  # imports every package module a question uses
-    skip = ("kernelcourse.widgets", "kernelcourse.__main__", "kernelcourse._execute")
-    for info in pkgutil.walk_packages(kernelcourse.__path__, "kernelcourse."):
-        if not info.name.startswith(skip):
-            try:
-                importlib.import_module(info.name)
-            except Exception:  # noqa: BLE001 - an optional module that cannot load here
-                pass
+    gc.collect()
+    gc.freeze()  # what is loaded now stays shared with each forked answer, untouched by gc
+
+
+def _reset(scratch: str) -> None:
+    """Between two submissions: no process but the worker, an empty scratch folder."""
+    import shutil
+    import stat
+
+    if _SANDBOXED:
+        _kill_the_rest()
+
+    def unlock(func, path, _info):
+        try:
+            os.chmod(os.path.dirname(path), stat.S_IRWXU)
+            os.chmod(path, stat.S_IRWXU)
+            func(path)
+        except OSError:
+            pass
+
+    for entry in os.listdir(scratch):
+        path = os.path.join(scratch, entry)
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
+                shutil.rmtree(path, onerror=unlock)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass
+    os.chdir(scratch)
 
 
 def main(argv: list[str]) -> None:
     global _REPLY_FD, _SANDBOXED
     memory_mb = int(argv[0]) if argv else 0
     _SANDBOXED = len(argv) > 1 and argv[1] == "sandboxed"
+    scratch = os.getcwd()
     _not_dumpable()
     _die_with_parent(os.getppid())
     # keep a private copy of stdout for the replies; point fd 1 at /dev/null
@@ -395,7 +476,11 @@ def main(argv: list[str]) -> None:
             request = json.loads(line)
         except json.JSONDecodeError:
             continue
-        answer = _serve(request, memory_mb)
+        if request.get("reset"):
+            _reset(scratch)
+            answer = {"reset": True}
+        else:
+            answer = _serve(request, memory_mb)
         reply.write(json.dumps({"id": request.get("id"), **answer}, separators=(",", ":")) + "\n")
         reply.flush()
 
