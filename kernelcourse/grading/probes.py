@@ -30,9 +30,44 @@ well. A diagnosis of the "whole matrix at once" mistake uses ``behaviour=``
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
-__all__ = ["Probe", "RowSource", "rows_at_most", "formed_more_rows_than", "PROBES"]
+__all__ = ["Constraint", "Probe", "RowSource", "rows_at_most", "formed_more_rows_than", "PROBES"]
+
+
+@dataclass
+class Constraint:
+    """A rule the question states about *how* the answer works, checked by behaviour.
+
+    ``test(usage, case) -> bool``; ``usage`` is plain data about the call: ``"modified"``
+    (the positions, as strings, or keywords of the arguments the answer changed in place),
+    ``"modified_names"`` (their parameter names) and ``"probes"`` (each probe argument's
+    report, see :mod:`kernelcourse.grading.probes`). ``message`` is a text or
+    ``message(usage, case) -> str``. A case whose value is right but breaks a constraint
+    fails with that message.
+    """
+
+    name: str
+    test: Callable
+    message: str | Callable
+
+    def holds(self, usage: dict, case) -> bool:
+        try:
+            return bool(self.test(usage, case))
+        except Exception:
+            return False
+
+    def explain(self, usage: dict, case) -> str:
+        if callable(self.message):
+            try:
+                return str(self.message(usage, case))
+            except Exception:
+                return self.name
+        return self.message
+
 
 
 class Probe:
@@ -157,8 +192,6 @@ def _rows_used(usage: dict, where) -> int | None:
 def rows_at_most(where, limit):
     """A :class:`Constraint`: the answer formed at most ``limit(case)`` rows of the
     :class:`RowSource` argument ``where`` (a position or a keyword) at once."""
-    from .question import Constraint
-
     def test(usage, case):
         used = _rows_used(usage, where)
         return used is not None and used <= int(limit(case))

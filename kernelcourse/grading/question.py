@@ -15,6 +15,7 @@ import numpy as np
 
 from . import transport
 from .compare import conform_shape, values_match
+from .probes import Constraint
 
 __all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "choice_diagnoses",
            "inputs_unchanged", "modified_input"]
@@ -101,37 +102,6 @@ class Property:
             return bool(self.predicate(actual, case))
         except Exception:
             return False
-
-
-@dataclass
-class Constraint:
-    """A rule the question states about *how* the answer works, checked by behaviour.
-
-    ``test(usage, case) -> bool``; ``usage`` is plain data about the call: ``"modified"``
-    (the positions, as strings, or keywords of the arguments the answer changed in place),
-    ``"modified_names"`` (their parameter names) and ``"probes"`` (each probe argument's
-    report, see :mod:`kernelcourse.grading.probes`). ``message`` is a text or
-    ``message(usage, case) -> str``. A case whose value is right but breaks a constraint
-    fails with that message.
-    """
-
-    name: str
-    test: Callable
-    message: str | Callable
-
-    def holds(self, usage: dict, case: Case) -> bool:
-        try:
-            return bool(self.test(usage, case))
-        except Exception:
-            return False
-
-    def explain(self, usage: dict, case: Case) -> str:
-        if callable(self.message):
-            try:
-                return str(self.message(usage, case))
-            except Exception:
-                return self.name
-        return self.message
 
 
 def _modified(usage: dict, names=()) -> list:

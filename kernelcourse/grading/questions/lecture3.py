@@ -812,6 +812,7 @@ def _sizes_detect(test):
 
 Q11 = Question(
     id="ex3.q11", title="when is the dual cheaper?", function="dual_cheaper_sizes", points=2,
+    forbidden=("kernelcourse.dual.kernel_trick_costs",),
     kind="witness", section="3.2",
     reference=_dual_cheaper_sizes, cases=_cases_sizes, compare_reference=False,
     properties=[Property("cheaper", _dual_is_cheaper,

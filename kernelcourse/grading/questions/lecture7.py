@@ -344,6 +344,8 @@ def _hard_norm_sq(x, y):
 Q4 = Question(
     id="ex7.q4", title="the smallest C that gives the hard margin back", function="smallest_hard_margin_C",
     points=2, kind="parameter", section="7.2", reference=_reference_hard, cases=_cases_hard,
+    forbidden=("kernelcourse.svm.smo", "kernelcourse.svm.smo_kernel", "kernelcourse.svm.kkt_groups",
+               "kernelcourse.svm.SupportVectorClassifier"),
     compare_reference=False, rtol=1e-9, atol=1e-12,
     properties=[Property("range", _in_range, "C must give the hard-margin solution (no multiplier at the "
                          "box) and be at most 1.2 times the smallest such C")],
@@ -457,6 +459,8 @@ def _cases_pair(rng):
 Q5 = Question(
     id="ex7.q5", title="a violating pair", function="violating_pair", points=3, kind="witness",
     section="7.6", reference=_reference_pair, cases=_cases_pair, compare_reference=False,
+    forbidden=("kernelcourse.svm.violating_pair_gap", "kernelcourse.svm.smo",
+               "kernelcourse.svm.smo_kernel", "kernelcourse.svm.decision_values"),
     properties=[Property("violating", _is_violating, "(i, j) must be two indices with i in I_up, j in "
                          "I_low and v_i > v_j, where v = y - f: then the step a_i += y_i t, "
                          "a_j -= y_j t with a small t > 0 raises the dual")],
