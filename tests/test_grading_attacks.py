@@ -404,32 +404,32 @@ def attacks(paths: dict) -> dict:
             ("grader_environment", "assert any(b'KC_GRADER_MARK' in open(f'/proc/{p}/environ',"
                                    " 'rb').read() for p in ('self', '1'))\n"
                                    "assert 'KC_GRADER_MARK' in os.environ")):
-        a[name] = (notebook(q2=q2_only_if_it_fails(attempt)), 15, {"ex1.q2": full})
+        a[name] = (notebook(q2=q2_only_if_it_fails(attempt)), FULL, {"ex1.q2": full})
 
     # --- item 2: the package's source, bytecode and the grader's code are not in the sandbox
     a["rebind_realpath_read_source"] = (notebook(q2=q2_only_if_it_fails(
         f"os.path.realpath = lambda p, **k: '/nowhere'\nassert 'def ' in open({init!r}).read()")),
-        15, {"ex1.q2": full})
+        FULL, {"ex1.q2": full})
     a["read_bytecode"] = (notebook(q2=q2_only_if_it_fails(
-        f"assert os.listdir({str(PACKAGE / '__pycache__')!r})")), 15, {"ex1.q2": full})
+        f"assert os.listdir({str(PACKAGE / '__pycache__')!r})")), FULL, {"ex1.q2": full})
     a["source_through_the_module"] = (notebook(q2=q2_only_if_it_fails(
         "import inspect, kernelcourse.features as kf\nassert 'def ' in inspect.getsource(kf)")),
-        15, {"ex1.q2": full})
+        FULL, {"ex1.q2": full})
     a["reload_the_reference"] = (notebook(q1=q1_shortcut("""
         import importlib
         import kernelcourse.features as kf
         fresh = importlib.reload(kf)
         shortcut = getattr(fresh, "all_" + "subsets_map")
-        """)), 12, {"ex1.q1": "0/3 points"})
+        """)), FULL - 3, {"ex1.q1": "0/3 points"})
     a["ctypes_exec_after_rebinding_the_seal"] = (notebook(q2=q2_only_if_it_fails(
         "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
         "argv = (ctypes.c_char_p * 2)(b'/bin/true', None)\n"
-        "assert libc.execv(b'/bin/true', argv) == 0")), 15, {"ex1.q2": full})
+        "assert libc.execv(b'/bin/true', argv) == 0")), FULL, {"ex1.q2": full})
     a["ctypes_ipc_that_outlives_the_answer"] = (notebook(q2=q2_only_if_it_fails(
         "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
-        "assert libc.shmget(0, 1 << 20, 0o1600) != -1")), 15, {"ex1.q2": full})
+        "assert libc.shmget(0, 1 << 20, 0o1600) != -1")), FULL, {"ex1.q2": full})
     a["grader_questions_module"] = (notebook(q5="""
         import importlib
         import numpy as np
@@ -437,7 +437,7 @@ def attacks(paths: dict) -> dict:
 
         def rbf_gram(X, Z, gamma):
             return getattr(space, "_rbf" + "_gram")(X, Z, gamma)
-        """), 13, {"ex1.q5": "0/2 points"})
+        """), FULL - 2, {"ex1.q5": "0/2 points"})
 
     # --- item 3: other routes to the same computation
     a["route_private_rbf_helper"] = (notebook(q5="""
@@ -447,7 +447,7 @@ def attacks(paths: dict) -> dict:
         def rbf_gram(X, Z, gamma):
             X, Z = np.asarray(X, float), np.asarray(Z, float)
             return getattr(_fast_rbf, "_rbf_from" + "_product")(X, Z, gamma)
-        """), 13, {"ex1.q5": "uses the course's reference implementation of"})
+        """), FULL - 2, {"ex1.q5": "uses the course's reference implementation of"})
     a["route_psd_by_check_psd"] = (notebook(q6="""
         import numpy as np
         from kernelcourse import _validation
@@ -458,7 +458,7 @@ def attacks(paths: dict) -> dict:
                 return True
             except ValueError:
                 return False
-        """), 13, {"ex1.q6": "uses the course's reference implementation of"})
+        """), FULL - 2, {"ex1.q6": "uses the course's reference implementation of"})
     a["route_psd_by_bilinear"] = (notebook(q6="""
         import numpy as np
         from kernelcourse.kernels import rules
@@ -469,10 +469,10 @@ def attacks(paths: dict) -> dict:
                 return True
             except ValueError:
                 return False
-        """), 13, {"ex1.q6": "uses the course's reference implementation of"})
+        """), FULL - 2, {"ex1.q6": "uses the course's reference implementation of"})
 
     # --- item 4: a table of the reference's outputs for the once public, fixed seed
-    a["table_for_the_public_seed"] = (notebook(q5=seed_table_answer(2026)), 13,
+    a["table_for_the_public_seed"] = (notebook(q5=seed_table_answer(2026)), FULL - 2,
                                       {"ex1.q5": "0/2 points"})
 
     # --- item 5: honest answers, written as IPython reads them
@@ -483,7 +483,7 @@ def attacks(paths: dict) -> dict:
             return 2 ** d
 
         check("ex1.q2", all_subsets_dim)
-        """), 15, {"ex1.q2": full})
+        """), FULL, {"ex1.q2": full})
     a["honest_black_continuation"] = (notebook(q2="""
         def all_subsets_dim(d):
             odd = (d
@@ -491,47 +491,47 @@ def attacks(paths: dict) -> dict:
             same = (odd
                     != odd)
             return 2 ** d if not same else -1
-        """), 15, {"ex1.q2": full})
+        """), FULL, {"ex1.q2": full})
     a["honest_magics"] = (notebook(q2="""
         %load_ext autoreload
         !echo hello
 
         def all_subsets_dim(d):
             return 2 ** d
-        """), 15, {"ex1.q2": full})
+        """), FULL, {"ex1.q2": full})
     a["honest_blank_first_line"] = (raw_cells(q2="\n   \n# ANSWER ex1.q2\n"
                                               "def all_subsets_dim(d):\n    return 2 ** d\n"),
-                                    15, {"ex1.q2": full})
+                                    FULL, {"ex1.q2": full})
     a["honest_crlf"] = (raw_cells(**{q.split(".")[1]: ANSWERS[q].replace("\n", "\r\n")
-                                     for q in ANSWERS}), 15, {"ex1.q1": full, "ex1.q5": full})
+                                     for q in ANSWERS}), FULL, {"ex1.q1": full, "ex1.q5": full})
     a["honest_bom"] = (raw_cells(q2="\ufeff# ANSWER ex1.q2\n"
                                     "def all_subsets_dim(d):\n    return 2 ** d\n"),
-                       15, {"ex1.q2": full})
+                       FULL, {"ex1.q2": full})
     a["honest_answer_spacing"] = (raw_cells(
         q2="#ANSWER ex1.q2\ndef all_subsets_dim(d):\n    return 2 ** d\n",
-        q3="#   ANSWER   ex1.q3   \n" + ANSWERS["ex1.q3"].split("\n", 1)[1]), 15,
+        q3="#   ANSWER   ex1.q3   \n" + ANSWERS["ex1.q3"].split("\n", 1)[1]), FULL,
         {"ex1.q2": full, "ex1.q3": full})
-    a["honest_nbformat3"] = (version_3(notebook()), 15, {"ex1.q1": full, "ex1.q7": full})
+    a["honest_nbformat3"] = (version_3(notebook()), FULL, {"ex1.q1": full, "ex1.q7": full})
 
     # --- item 6: limits
     a["dev_shm_fill"] = (notebook(q2=q2_only_if_it_fails(
-        "with open('/dev/shm/fill', 'wb') as f:\n    f.write(b'x' * (64 << 20))")), 15,
+        "with open('/dev/shm/fill', 'wb') as f:\n    f.write(b'x' * (64 << 20))")), FULL,
         {"ex1.q2": full})
     a["dev_write"] = (notebook(q2=q2_only_if_it_fails("open('/dev/kc-fill', 'wb').write(b'x')")),
-                      15, {"ex1.q2": full})
+                      FULL, {"ex1.q2": full})
     a["memfd_hoard"] = (notebook(q2=q2_only_if_it_fails(
-        "fd = os.memfd_create('hoard')\nos.write(fd, b'x' * (64 << 20))")), 15, {"ex1.q2": full})
+        "fd = os.memfd_create('hoard')\nos.write(fd, b'x' * (64 << 20))")), FULL, {"ex1.q2": full})
     a["tmpfs_and_heap"] = (notebook(q6=prefixed("ex1.q6", """
         import numpy as np
         with open("/tmp/fill", "wb") as f:
             for _ in range(240):
                 f.write(b"x" * (1 << 20))
         heap = np.ones(320 * 1024 * 1024 // 8)
-        """)), 13, {"ex1.q6": "memory"})
+        """)), FULL - 2, {"ex1.q6": "memory"})
     a["colliding_hashes_reply"] = (notebook(q2="""
         def all_subsets_dim(d):
             return {k * (2 ** 61 - 1) for k in range(40000)}
-        """), 14, {"ex1.q2": "0/1 points"})
+        """), FULL - 1, {"ex1.q2": "0/1 points"})
     a["cpu_spinners"] = (notebook(q7=prefixed("ex1.q7", """
         import os, time
         for _ in range(6):
@@ -540,7 +540,7 @@ def attacks(paths: dict) -> dict:
                 while True:
                     pass
         time.sleep(4)
-        """)), 15, {"ex1.q7": full})
+        """)), FULL, {"ex1.q7": full})
 
     # --- the reference shortcut, every way
     shortcut = "uses the course's reference implementation of"
@@ -827,7 +827,7 @@ def test_escapes_keep_console_and_csv_one_row_per_file(run):
 
 def test_lookalike_file_names_show_apart(run):
     """Zero-width and right-to-left marks in file names are escaped in the console, the CSV
-    and the JSON: three rows, three different names, each scoring its own 15."""
+    and the JSON: three rows, three different names, each scoring its own full marks."""
     csv_text = run["written"]["gradebook.csv"].decode()
     json_text = run["written"]["gradebook.json"].decode()
     files = [r[0] for r in csv.reader(csv_text.splitlines())]
@@ -840,7 +840,7 @@ def test_lookalike_file_names_show_apart(run):
     console = [line.split()[0] for line in run["result"].stdout.splitlines() if "victim" in line]
     assert len(set(console)) == 3, console
     victims = [r for r in json.loads(json_text)["submissions"] if "victim" in r["file"]]
-    assert [r["total"] for r in victims] == [15, 15, 15]
+    assert [r["total"] for r in victims] == [FULL, FULL, FULL]
 
 
 def test_memory_bomb_is_reported(run):
@@ -904,8 +904,8 @@ def _rows(out: Path) -> dict:
 def test_nothing_of_one_submission_reaches_the_next(small_runs):
     for jobs in ("1", "2"):
         rows = _rows(small_runs[jobs])
-        assert rows["a_leaver.ipynb"]["total"] == 15
-        assert rows["b_reader.ipynb"]["total"] == 15, rows["b_reader.ipynb"]["details"]
+        assert rows["a_leaver.ipynb"]["total"] == FULL
+        assert rows["b_reader.ipynb"]["total"] == FULL, rows["b_reader.ipynb"]["details"]
     assert not glob.glob(LEAK + "*")
 
 
@@ -914,8 +914,8 @@ def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs):
     public = json.loads((small_runs["public"] / "gradebook.json").read_text())
     assert fresh["seed"] != 2026 and public["seed"] == 2026
     # a table of the reference's outputs for a known seed scores only under that seed
-    assert _rows(small_runs["public"])["seed_table.ipynb"]["total"] == 15
-    assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == 13
+    assert _rows(small_runs["public"])["seed_table.ipynb"]["total"] == FULL
+    assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == FULL - 2
 
 
 def test_answering_five_sets_earns_one_set(small_runs):
@@ -1075,7 +1075,7 @@ def test_the_memory_cap_means_the_same_under_the_watchdog(watchdog_run):
         for q, text in details.items():
             assert text in row["details"][q], (name, q, row["details"][q])
     assert "memory" in rows["fork_bomb_memory.ipynb"]["details"]["ex1.q6"]
-    assert rows["correct.ipynb"]["total"] == 15
+    assert rows["correct.ipynb"]["total"] == FULL
 
 
 def test_which_memory_cap_this_machine_gives():
