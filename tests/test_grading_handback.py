@@ -360,6 +360,7 @@ def own_folder(tmp_path, monkeypatch):
     yield folder
     monkeypatch.delenv(registry_module.ENVIRONMENT_VARIABLE, raising=False)
     registry_module._REGISTRY = None
+    registry_module._ERRORS.clear()   # a broken file of this folder is no error of the next test
 
 
 def test_questions_from_a_folder_are_registered_checked_and_hashed(own_folder, capsys):
