@@ -87,7 +87,10 @@ def plot_margin_state(state, X, y, ax):
     ax.set_xlim(*_BOX)
     ax.set_ylim(*_BOX)
     ax.set_aspect("equal")
-    ax.legend(fontsize=7, loc="lower left", framealpha=0.8)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    # beside the axes, never over the data
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     a["title"] = ax.set_title("", fontsize=9)
     a["lines"] = None
     return a
@@ -129,7 +132,7 @@ def margin_widget(log_C=0.0, log_gamma=0.0, n=60):
                                continuous_update=False, style=_WIDE),
         "log_gamma": W.FloatSlider(value=log_gamma, min=-1.5, max=1.5, step=0.25,
                                    description="log10 gamma", continuous_update=False, style=_WIDE)}
-    view = FigureView(1, 1, figsize=(5.2, 5.0))
+    view = FigureView(1, 1, figsize=(7.4, 5.0))
     artists = {}
 
     def update(log_C, log_gamma):
@@ -222,6 +225,8 @@ def plot_smo_state(trace, state, X, y, axes, axes_steps=130):
     a["minus"], = ax.plot([], [], "--", color="C0", lw=1, label="f = -1")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
     ax.legend(fontsize=7, loc="upper left", framealpha=0.8)
     a["title"] = ax.set_title("", fontsize=9, loc="left")
     a["dual"], = ax2.plot([], [], "C2-", label="dual")
