@@ -37,7 +37,8 @@ It never sees the expected values and never judges: the parent compares. Before 
 runs, the child turns the forbidden names into tripwires that report on a pipe of their own
 (``"uses"`` in the reply) and seals itself (:func:`kernelcourse.grading.shortcuts.seal_process`:
 seccomp refuses new programs, System V and POSIX IPC, memfds and kernel keys; its address space
-is capped, so a memory bomb ends in MemoryError). Anything the answer prints goes to /dev/null.
+is capped at what it has mapped plus the memory cap, so one huge allocation ends in MemoryError at
+once, while the cap itself is on the whole tree, each process counted). Anything the answer prints goes to /dev/null.
 The worker is PID 1 of the sandbox and not dumpable, so no answer can read its memory or its
 pipes through ``/proc``, nor signal it; after each answer, every other process in the sandbox is
 killed. A reset between two submissions kills every process but the worker and empties the
@@ -58,13 +59,35 @@ def strip_magics(source: str) -> str:
     return _MAGIC.sub(lambda m: f"{m.group(1)}pass", source)
 
 
+def _address_space() -> int:
+    """The bytes of address space this process has mapped now (``VmSize``), 0 if unknown."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        pass
+    return 0
+
+
 def _limit_memory(megabytes: int) -> None:
+    """Cap the answer's address space at what the worker has mapped already plus the cap.
+
+    The memory cap itself is on the whole process tree (the cgroup or the watchdog of
+    :class:`~kernelcourse.grading.sandbox.TreeMemoryLimit`): that is its one meaning. This
+    per-process limit is only a backstop that turns one huge allocation into a MemoryError
+    at once. It must leave each process room for the cap's worth of new memory: a limit of
+    the cap alone, with the ~360 MB the imported libraries map, stopped each forked child of
+    an answer at ~150 MB, so three children meant to hold 900 MB held 485 MB and the tree cap
+    never saw the bomb.
+    """
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Unix
         return
     if megabytes > 0:
-        limit = megabytes * 1024 * 1024
+        limit = _address_space() + megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
