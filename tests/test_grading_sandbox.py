@@ -222,3 +222,46 @@ def test_the_watchdog_counts_the_scratch_folder_as_memory(box, monkeypatch):
         assert "survived" not in stdout and limit.tripped and limit.oom_killed()
     finally:
         limit.close()
+
+
+def test_the_cgroup_v2_cap_is_set_up_as_v2_gives_it(tmp_path, monkeypatch):
+    """The cgroup v2 path, where this machine cannot run it for real (its memory controller is
+    v1's): against a folder laid out as a delegated v2 cgroup, the cap writes memory.max,
+    memory.oom.group (one kill is the whole answer's), swap and pids limits, takes the CPU
+    share when the cpu controller is delegated, and counts memory.events' oom_kill."""
+    from kernelcourse.grading import sandbox as sb
+
+    own = tmp_path / "user.slice"
+    own.mkdir()
+    (own / "cgroup.subtree_control").write_text("cpu memory pids\n")
+    made = []
+    real_mkdir = Path.mkdir
+
+    def mkdir(path, *args, **kwargs):  # the kernel creates a cgroup's files with its folder
+        real_mkdir(path, *args, **kwargs)
+        if path.parent == own:
+            made.append(path)
+            for name in ("memory.max", "memory.swap.max", "memory.oom.group", "pids.max",
+                         "cgroup.procs", "memory.events"):
+                (path / name).write_text("")
+
+    monkeypatch.delenv("KERNELCOURSE_MEMORY_CAP", raising=False)
+    monkeypatch.setattr(sb, "_cgroup_mounts", lambda: {"v2": str(tmp_path), "memory": "/none"})
+    monkeypatch.setattr(sb, "_own_cgroup", lambda controller: "/user.slice")
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    limit = TreeMemoryLimit(64)
+    try:
+        assert limit.kind == "cgroup v2" and limit.cpu_share and limit.dirs == made
+        path = made[0]
+        assert (path / "memory.max").read_text() == str(64 * 1024 * 1024)
+        assert (path / "memory.oom.group").read_text() == "1"
+        assert (path / "memory.swap.max").read_text() == "0"
+        assert (path / "pids.max").read_text() == str(TreeMemoryLimit.MAX_PROCESSES)
+        assert not limit.oom_killed()
+        (path / "memory.events").write_text("low 0\nhigh 0\nmax 7\noom 1\noom_kill 2\n")
+        assert limit.oom_kills() == 2 and limit.oom_killed()
+        wrapped = limit.wrap(["python3", "-c", "pass"])
+        assert wrapped[-4:] == ["--", "python3", "-c", "pass"] and str(path) in wrapped
+    finally:
+        limit.dirs = []  # not the kernel's: nothing to remove
+        limit.close()
