@@ -147,11 +147,16 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
     With statements, every statement is one case, in an order drawn from the rng, labelled
     ``label(name)`` (by default ``"statement 'name'"``); the reference's one parameter is called
     ``argument`` (the feedback names the input so: ``statement='sum'``); a diagnosis's mistake
-    answers every statement right but its own.
+    answers every statement right but its own. The reference keeps the answers as its
+    ``answer_key`` (hashed with the question's definition, :func:`~.history.question_hash`).
     """
     if isinstance(right, str):
         letters = sorted({right, *wrong})
-        return dict(reference=lambda: right, cases=lambda rng: [
+
+        def reference():
+            return right
+        reference.answer_key = right
+        return dict(reference=reference, cases=lambda rng: [
             Case((), label=f"the options {', '.join(letters)}")], diagnoses=choice_diagnoses(wrong),
             compare_reference=True, properties=[])
     keys = list(right)
@@ -161,6 +166,7 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
         return right[statement]
     reference.__signature__ = inspect.Signature(
         [inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD)])
+    reference.answer_key = right
 
     def cases(rng):
         return [Case((keys[i],), label=label(keys[i])) for i in rng.permutation(len(keys))]
