@@ -123,7 +123,7 @@ from __future__ import annotations
 from . import transport
 from .compare import _arrays_match, _numeric_sequence, format_value, values_match
 from .question import (_ID_PATTERN, Case, Constraint, Diagnosis, Property, Question,
-                       choice_diagnoses, inputs_unchanged, modified_input)
+                       choice_diagnoses, choice_parts, inputs_unchanged, modified_input)
 from .running import QuestionTimeout, _short, run_answer, time_limit
 from .scoring import Result, _describe_inputs, _fmt, answer_source, evaluate, score
 from .session import _CALLS, _SESSION, _next_seed, check, hint, reset_session, session_points
@@ -135,6 +135,7 @@ __all__ = [
     "Diagnosis",
     "hint",
     "choice_diagnoses",
+    "choice_parts",
     "inputs_unchanged",
     "modified_input",
     "Property",

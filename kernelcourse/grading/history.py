@@ -36,12 +36,15 @@ def _source(obj) -> str:
 
 def question_hash(question) -> str:
     """12 hex digits of the sha256 of a question's definition: its settings and the source
-    of its reference, case generator, properties and diagnoses (a changed case or tolerance
-    changes the hash)."""
+    of its reference, case generator, properties and diagnoses, and the answer key of a
+    choice question (a changed case, tolerance or right answer changes the hash)."""
     parts = [repr((question.id, question.title, question.function, question.points,
                    question.rtol, question.atol, question.time_limit,
                    question.compare_reference, tuple(question.forbidden))),
              _source(question.reference), _source(question.cases)]
+    key = getattr(question.reference, "answer_key", None)
+    if key is not None:  # choice_parts: the right answers are data, not in any source
+        parts.append(repr(key))
     for prop in question.properties:
         parts.append(repr(getattr(prop, "message", "")) + _source(getattr(prop, "predicate", prop)))
     for diagnosis in question.diagnoses:

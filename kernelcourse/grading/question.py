@@ -7,6 +7,7 @@ How to define a question, and what each part means, is told in :mod:`kernelcours
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -18,7 +19,7 @@ from .compare import conform_shape, values_match
 from .probes import Constraint
 
 __all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "choice_diagnoses",
-           "inputs_unchanged", "modified_input"]
+           "choice_parts", "inputs_unchanged", "modified_input"]
 
 #: The kinds of question, and what each asks of the student.
 KINDS = {
@@ -123,6 +124,82 @@ def choice_diagnoses(messages: dict) -> list:
     wrong option, ``{"a": "the misconception behind a", ...}``; its mistake returns the letter."""
     return [Diagnosis(f"option {letter}", message, (lambda letter=letter: lambda: letter)())
             for letter, message in messages.items()]
+
+
+def choice_parts(right, wrong: dict, label: Callable | None = None,
+                 argument: str = "statement") -> dict:
+    """The reference, cases and diagnoses of a choice question, as keywords of :class:`Question`:
+    ``Question(id=..., kind="choice", ..., **choice_parts(right, wrong))``. Three forms:
+
+    * one choice, a function of no argument returning a letter: ``right`` is the letter
+      (``"c"``) and ``wrong`` maps each wrong letter to the misconception behind it (the
+      diagnoses of :func:`choice_diagnoses`); one case, labelled with the letters; the answer is
+      compared with the letter as it is.
+    * true or false, a function of a statement's name: ``right`` maps each name to True or
+      False and ``wrong`` maps a name to the message for getting that statement wrong, or to
+      ``(diagnosis name, message)`` (the name is ``"<statement>: true"`` or ``": false"`` when
+      not given); the answer is compared with the truth.
+    * multiple choice per statement, a function of a statement's name returning a letter:
+      ``right`` maps each name to its letter and ``wrong`` maps ``(name, wrong letter)`` to
+      ``(diagnosis name, message)``; the letter is read without case or surrounding blanks
+      (the property "option"), and a diagnosis fires on its letter for its statement.
+
+    With statements, every statement is one case, in an order drawn from the rng, labelled
+    ``label(name)`` (by default ``"statement 'name'"``); the reference's one parameter is called
+    ``argument`` (the feedback names the input so: ``statement='sum'``); a diagnosis's mistake
+    answers every statement right but its own. The reference keeps the answers as its
+    ``answer_key`` (hashed with the question's definition, :func:`~.history.question_hash`).
+    """
+    if isinstance(right, str):
+        letters = sorted({right, *wrong})
+
+        def reference():
+            return right
+        reference.answer_key = right
+        return dict(reference=reference, cases=lambda rng: [
+            Case((), label=f"the options {', '.join(letters)}")], diagnoses=choice_diagnoses(wrong),
+            compare_reference=True, properties=[])
+    keys = list(right)
+    label = label or (lambda key: f"statement {key!r}")
+
+    def reference(statement):
+        return right[statement]
+    reference.__signature__ = inspect.Signature(
+        [inspect.Parameter(argument, inspect.Parameter.POSITIONAL_OR_KEYWORD)])
+    reference.answer_key = right
+
+    def cases(rng):
+        return [Case((keys[i],), label=label(keys[i])) for i in rng.permutation(len(keys))]
+
+    def all_right_but(statement, answer):
+        return lambda name: answer if name == statement else right[name]
+
+    if all(isinstance(value, bool) for value in right.values()):
+        diagnoses = []
+        for key, message in wrong.items():
+            name, message = message if isinstance(message, tuple) else (
+                f"{key}: {'true' if right[key] else 'false'}", message)
+            diagnoses.append(Diagnosis(name, message, all_right_but(key, not right[key])))
+        return dict(reference=reference, cases=cases, diagnoses=diagnoses,
+                    compare_reference=True, properties=[])
+    letters = sorted({*right.values(), *(option for _, option in wrong)})
+    options = ", ".join(f"'{letter}'" for letter in letters[:-1]) + f" or '{letters[-1]}'"
+
+    def detect(statement, option):
+        return lambda answer, case: case.args[0] == statement and _letter(answer) == option
+
+    return dict(
+        reference=reference, cases=cases, compare_reference=False,
+        properties=[Property("option", lambda answer, case: _letter(answer) == right[case.args[0]],
+                             f"not the right option for this statement (answer {options})")],
+        diagnoses=[Diagnosis(name, message, all_right_but(statement, option),
+                             detect=detect(statement, option))
+                   for (statement, option), (name, message) in wrong.items()])
+
+
+def _letter(answer):
+    """A letter answered, without case or surrounding blanks (None for what is no string)."""
+    return answer.strip().lower() if isinstance(answer, str) else None
 
 
 def modified_input(*names: str) -> Callable:

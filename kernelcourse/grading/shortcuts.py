@@ -162,7 +162,7 @@ def grader_objects() -> dict[int, tuple[str, object]]:
 def _find_grader_objects() -> dict[int, tuple[str, object]]:
     import types
 
-    from . import questions
+    from . import question as model, questions
 
     found = {id(questions.get_question): ("kernelcourse.grading.get_question",
                                           questions.get_question),
@@ -170,7 +170,9 @@ def _find_grader_objects() -> dict[int, tuple[str, object]]:
                                            questions.all_questions)}
     for q in questions.all_questions().values():
         ref = q.reference
-        if getattr(ref, "__module__", "").startswith(questions.__name__):
+        # the question modules' own references, and those that choice_parts builds for them
+        home = getattr(ref, "__module__", "") or ""
+        if home.startswith(questions.__name__) or home == model.__name__:
             found[id(ref)] = (f"the grader's reference answer to {q.id}", ref)
         for diagnosis in getattr(q, "diagnoses", None) or ():
             mistake = getattr(diagnosis, "mistake", None)

@@ -29,7 +29,7 @@ import numpy as np
 from ...features import all_subsets_map, feature_dim_all_subsets
 from ...gradient_descent import kernel_gd_step, kernel_gradient_descent
 from ...kernels import RBF, AllSubsets, is_psd
-from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+from ..core import (Case, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
                     modified_input)
 
 
@@ -606,14 +606,9 @@ LAPLACE_OPTIONS = {
 }
 
 
-def _cases_choice(rng):
-    return [Case((), label="the options a, b, c, d")]
-
-
 Q8 = Question(
     id="ex1.q8", title="is exp(-||x - z||) a kernel?", function="laplace_is_kernel", points=2,
-    reference=lambda: "c", cases=_cases_choice,
-    diagnoses=choice_diagnoses({
+    **choice_parts("c", {
         "a": "smoothness has nothing to do with it: a kernel only needs every Gram matrix to be "
              "symmetric PSD (section 1.6), and this one's are (test a few with is_kernel_matrix)",
         "b": "the plain distance ||x - z|| used as a similarity is not a kernel, but "

@@ -26,7 +26,7 @@ import numpy as np
 from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
 from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
-from ..core import (Case, Diagnosis, Property, Question, choice_diagnoses, inputs_unchanged,
+from ..core import (Case, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
                     modified_input)
 
 
@@ -551,9 +551,8 @@ Q8 = Question(
 # ===================================================================== ex2.q9
 Q9 = Question(
     id="ex2.q9", title="Bochner: which frequencies give the RBF kernel?",
-    function="rbf_frequencies", points=2, reference=lambda: "b",
-    cases=lambda rng: [Case((), label="the options a, b, c, d")],
-    diagnoses=choice_diagnoses({
+    function="rbf_frequencies", points=2,
+    **choice_parts("b", {
         "a": "with variance gamma the features average exp(-gamma ||x - y||^2 / 2): the "
              "Fourier transform of exp(-gamma ||delta||^2) has variance 2 gamma",
         "c": "1 / (2 gamma) is the variance of the kernel itself read as a Gaussian bump; its "

@@ -41,7 +41,7 @@ from ...datasets import separable_with_margin
 from ...kernels import RBF, Linear, Polynomial
 from ...perceptron import dual_perceptron, feature_radius, margin_of, novikoff_bound
 from ...ridge import dual_ridge
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, choice_parts
 
 
 # --------------------------------------------------------------------- helpers
@@ -892,40 +892,10 @@ _QUIZ_WRONG = {
 }
 
 
-def _quiz_answer(statement):
-    """The right option for one statement of QUIZ."""
-    return _QUIZ_RIGHT[statement]
-
-
-def _cases_quiz(rng):
-    names = list(QUIZ)
-    rng.shuffle(names)
-    return [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in names]
-
-
-def _option(answer):
-    return answer.strip().lower() if isinstance(answer, str) else None
-
-
-def _quiz_mistake(statement, option):
-    def answer(name):
-        return option if name == statement else _QUIZ_RIGHT[name]
-    return answer
-
-
-def _quiz_detect(statement, option):
-    return lambda answer, case: case.args[0] == statement and _option(answer) == option
-
-
 Q12 = Question(
     id="ex3.q12", title="what changes, what does not", function="feature_space_quiz", points=2,
     kind="choice", section="3.7",
-    reference=_quiz_answer, cases=_cases_quiz, compare_reference=False,
-    properties=[Property("option", lambda answer, case: _option(answer) == _QUIZ_RIGHT[case.args[0]],
-                         "not the right option for this statement (answer 'a', 'b' or 'c')")],
-    diagnoses=[Diagnosis(name, message, _quiz_mistake(statement, option),
-                         detect=_quiz_detect(statement, option))
-               for (statement, option), (name, message) in _QUIZ_WRONG.items()],
+    **choice_parts(_QUIZ_RIGHT, _QUIZ_WRONG, label=lambda name: f"{name}: {QUIZ[name][0]} ..."),
     hints=("for each statement, write the quantity in kernel values or inner products and see "
            "what the change (a new origin, more dimensions, a normalisation) does to it",
            "a translation keeps differences; the bound of 3.11 has only R and gamma; the dual "

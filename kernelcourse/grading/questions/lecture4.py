@@ -40,7 +40,7 @@ from ...dual import (dual_predict, map_linear_alpha, map_linear_dual, map_logist
                      map_logistic_primal)
 from ...features import feature_dim_homogeneous, homogeneous_polynomial_map
 from ...kernels import RBF, Polynomial
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, choice_parts
 
 
 # --------------------------------------------------------------------- helpers
@@ -608,44 +608,10 @@ _QUIZ_WRONG = {
 }
 
 
-def _quiz_answer(statement):
-    """The right option for one statement of QUIZ."""
-    return _QUIZ_RIGHT[statement]
-
-
-def _cases_quiz(rng):
-    names = list(QUIZ)
-    rng.shuffle(names)
-    return [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in names]
-
-
-def _option(answer):
-    return answer.strip().lower() if isinstance(answer, str) else None
-
-
-def _quiz_right(answer, case):
-    return _option(answer) == _QUIZ_RIGHT[case.args[0]]
-
-
-def _quiz_mistake(statement, option):
-    def answer(name):
-        return option if name == statement else _QUIZ_RIGHT[name]
-    return answer
-
-
-def _quiz_detect(statement, option):
-    return lambda answer, case: case.args[0] == statement and _option(answer) == option
-
-
 Q8 = Question(
     id="ex4.q8", title="sums, differences, products, counts", function="kernel_rules_quiz",
     points=2, kind="choice", section="4.5",
-    reference=_quiz_answer, cases=_cases_quiz, compare_reference=False,
-    properties=[Property("option", _quiz_right, "not the right option for this statement "
-                         "(answer 'a', 'b' or 'c')")],
-    diagnoses=[Diagnosis(name, message, _quiz_mistake(statement, option),
-                         detect=_quiz_detect(statement, option))
-               for (statement, option), (name, message) in _QUIZ_WRONG.items()],
+    **choice_parts(_QUIZ_RIGHT, _QUIZ_WRONG, label=lambda name: f"{name}: {QUIZ[name][0]} ..."),
     hints=("for each statement ask: does every Gram matrix stay PSD? A counterexample settles "
            "'not always', a rule of 4.5 settles 'always'",
            "write the Gram matrix of the combination in terms of K1 and K2 (a sum, a "

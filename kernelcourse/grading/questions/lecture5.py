@@ -30,7 +30,7 @@ import numpy as np
 
 from ...kernels import RBF
 from ...rkhs import RKHSFunction, coefficient_update, kernel_section
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, choice_parts
 
 
 # --------------------------------------------------------------------- helpers
@@ -371,32 +371,6 @@ Q5 = Question(
 )
 
 
-# ============================================================== true-or-false questions
-def statement_cases(keys):
-    """Cases of a true-or-false question: every statement once, in an order drawn from the rng."""
-    def cases(rng):
-        order = rng.permutation(len(keys))
-        return [Case((keys[i],), label=f"statement {keys[i]!r}") for i in order]
-    return cases
-
-
-def statement_reference(truth):
-    """The answer key as a function: ``key -> True/False``."""
-    def answer(statement):
-        return bool(truth[statement])
-    return answer
-
-
-def statement_diagnoses(truth, messages):
-    """One diagnosis per statement: the answer that gets this statement, and only it, wrong."""
-    diagnoses = []
-    for key, message in messages.items():
-        def mistake(statement, _key=key):
-            return (not truth[statement]) if statement == _key else bool(truth[statement])
-        diagnoses.append(Diagnosis(f"{key}: {'true' if truth[key] else 'false'}", message, mistake))
-    return diagnoses
-
-
 # ===================================================================== ex5.q6
 _COMPLETION_TRUTH = {
     "unique": False,
@@ -410,8 +384,7 @@ Q6 = Question(
     id="ex5.q6", title="is the inner product well defined?", function="completion_statements",
     points=2, kind="choice", section="5.12",
     forbidden=("kernelcourse.rkhs.RKHSFunction",),
-    reference=statement_reference(_COMPLETION_TRUTH), cases=statement_cases(list(_COMPLETION_TRUTH)),
-    diagnoses=statement_diagnoses(_COMPLETION_TRUTH, {
+    **choice_parts(_COMPLETION_TRUTH, {
         "unique": "'unique' is false: one function can have several expansions (a repeated centre "
                   "split in two, or any kernel of finite rank such as the linear one); that is "
                   "exactly why 5.12 has to prove the inner product does not depend on the expansion",

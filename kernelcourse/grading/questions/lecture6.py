@@ -43,7 +43,7 @@ from ...random_features import fourier_features
 from ...ridge import primal_ridge
 from ...scaling import power_law_exponent
 from ..probes import RowSource, formed_more_rows_than, rows_at_most
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, choice_parts
 from .lecture3 import _own_mean             # centring new rows on their own mean: the lecture 3 mistake
 
 
@@ -539,7 +539,7 @@ Q7 = Question(
 
 
 # ===================================================================== ex6.q8
-from .lecture5 import _given, statement_cases, statement_diagnoses, statement_reference  # noqa: E402
+from .lecture5 import _given  # noqa: E402
 
 _SCALE_TRUTH = {
     "all landmarks": True,
@@ -553,8 +553,7 @@ Q8 = Question(
     id="ex6.q8", title="true or false at scale", function="scale_statements", points=2,
     forbidden=("kernelcourse.nystroem.Nystroem",),
     kind="choice", section="6.1",
-    reference=statement_reference(_SCALE_TRUTH), cases=statement_cases(list(_SCALE_TRUTH)),
-    diagnoses=statement_diagnoses(_SCALE_TRUTH, {
+    **choice_parts(_SCALE_TRUTH, {
         "all landmarks": "'all landmarks' is true: with every point a landmark, K_nm = K_mm = K and "
                          "K K^+ K = K, so Nystroem reproduces K exactly (6.2)",
         "fast decay": "'fast decay' is false: a fast-decaying spectrum favours Nystroem, whose "

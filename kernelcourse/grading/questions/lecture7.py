@@ -27,7 +27,7 @@ import numpy as np
 
 from ...kernels import RBF, Linear
 from ...svm import dual_objective, offset, pair_step, smo
-from ..core import Case, Diagnosis, Property, Question
+from ..core import Case, Diagnosis, Property, Question, choice_parts
 
 
 # --------------------------------------------------------------------- helpers
@@ -214,38 +214,22 @@ STATEMENTS = {
 }
 
 
-def _cases_statements(rng):
-    order = rng.permutation(list(STATEMENTS))
-    return [Case((str(key),), label=str(key)) for key in order]
-
-
-def _reference_statement(key):
-    return STATEMENTS[key][1]
-
-
-def _believes(wrong_key):
-    def answer(key):
-        truth = STATEMENTS[key][1]
-        return (not truth) if key == wrong_key else truth
-    answer.__name__ = f"_wrong_on_{wrong_key.replace(' ', '_')}"
-    return answer
-
-
 Q2 = Question(
     id="ex7.q2", title="true or false: KKT conditions and SMO", function="svm_true_or_false", points=2,
-    kind="choice", section="7.4", reference=_reference_statement, cases=_cases_statements,
-    diagnoses=[
-        Diagnosis("box point outside", "a_i = C means the point pays slack: y_i f(x_i) <= 1, on or inside "
-                  "the margin, possibly misclassified", _believes("box point")),
-        Diagnosis("outside has alpha", "complementary slackness: y_i f(x_i) > 1 forces a_i = 0 (its "
-                  "constraint is not active)", _believes("outside")),
-        Diagnosis("b from a bound SV", "a support vector with a_i = C may lie inside the margin; only "
-                  "0 < a_i < C puts it on the margin, where y_i (f_i + b) = 1 gives b", _believes("bound offset")),
-        Diagnosis("zero multipliers matter", "a point with a_i = 0 enters neither w nor b; the same "
-                  "multipliers still satisfy every KKT condition without it", _believes("remove zero")),
-        Diagnosis("single multiplier", "sum_i a_i y_i = 0 ties the multipliers: changing one alone "
-                  "breaks it, so SMO changes two", _believes("one at a time")),
-    ],
+    kind="choice", section="7.4",
+    **choice_parts({key: truth for key, (_, truth) in STATEMENTS.items()}, {
+        "box point": ("box point outside", "a_i = C means the point pays slack: y_i f(x_i) <= 1, "
+                      "on or inside the margin, possibly misclassified"),
+        "outside": ("outside has alpha", "complementary slackness: y_i f(x_i) > 1 forces a_i = 0 "
+                    "(its constraint is not active)"),
+        "bound offset": ("b from a bound SV", "a support vector with a_i = C may lie inside the "
+                         "margin; only 0 < a_i < C puts it on the margin, where y_i (f_i + b) = 1 "
+                         "gives b"),
+        "remove zero": ("zero multipliers matter", "a point with a_i = 0 enters neither w nor b; "
+                        "the same multipliers still satisfy every KKT condition without it"),
+        "one at a time": ("single multiplier", "sum_i a_i y_i = 0 ties the multipliers: changing "
+                          "one alone breaks it, so SMO changes two"),
+    }, label=str, argument="key"),
     hints=("recall the three KKT cases of 7.4: a_i = 0, 0 < a_i < C, a_i = C",
            "two of the five statements are true"),
 )
