@@ -78,6 +78,34 @@ def test_question_hash_is_stable_and_changes_with_the_definition():
     assert len({question_hash(x) for x in REG.values()}) == len(REG)
 
 
+def test_every_question_hash_is_the_same_in_another_interpreter():
+    """A hash must not hold a memory address: ex5.q9's and ex6.q9's diagnoses run given code
+    compiled from text (no source file), whose repr changed with every run."""
+    code = ("import json; from kernelcourse.grading.history import question_hash; "
+            "from kernelcourse.grading.questions import all_questions, get_question; "
+            "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
+    runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                      text=True, check=True).stdout) for _ in range(2)]
+    assert runs[0] == runs[1] and len(runs[0]) == len(REG)
+    assert runs[0] == {q: question_hash(x) for q, x in REG.items()}
+
+
+def test_a_change_to_code_without_a_source_file_changes_the_hash():
+    import dataclasses
+
+    from kernelcourse.grading.question import Diagnosis
+
+    q = REG["ex5.q9"]
+    made = []
+    for body in ("return k * 2", "return k * 3"):
+        namespace = {}
+        exec(compile(f"def mistake(k):\n    {body}\n", "<given>", "exec"), namespace)
+        made.append(namespace["mistake"])
+    hashes = [question_hash(dataclasses.replace(q, diagnoses=[Diagnosis("x", "y", m)]))
+              for m in made]
+    assert hashes[0] != hashes[1]
+
+
 def test_a_new_run_keeps_the_old_gradebook_in_the_history(tmp_path):
     files = book_files(tmp_path, "ex1")
     assert files["csv"].name == "gradebook-ex1.csv" and files["history"].name == "history-ex1.jsonl"

@@ -20,6 +20,7 @@ import hashlib
 import inspect
 import json
 import os
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -27,11 +28,27 @@ __all__ = ["question_hash", "stamp", "book_files", "archive", "load_rows", "merg
            "read_history"]
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+def _code_text(code) -> str:
+    """What a code object computes, the same in every run: its bytecode, names and
+    constants (nested code objects in turn), never an address."""
+    consts = [_code_text(c) if inspect.iscode(c) else repr(c) for c in code.co_consts]
+    return repr((code.co_name, code.co_code.hex(), code.co_names, code.co_varnames, consts))
+
+
 def _source(obj) -> str:
+    """The source of ``obj``; for code without a source file (a fix question's given code,
+    compiled from text) its bytecode and constants; else its repr without memory addresses,
+    so that a question's hash is the same in every run."""
     try:
         return inspect.getsource(obj)
     except (TypeError, OSError):
-        return repr(obj)
+        code = getattr(obj, "__code__", None)
+        if code is not None:
+            return f"{getattr(obj, '__qualname__', '')}:{_code_text(code)}"
+        return _ADDRESS.sub("", repr(obj))
 
 
 def question_hash(question) -> str:
