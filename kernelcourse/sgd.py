@@ -55,7 +55,7 @@ __all__ = [
     "WAYS", "EXACT_WAYS", "logistic_derivative", "squared_derivative", "sample_indices",
     "dual_sgd_step", "sgd_gram", "sgd_kernel_on_the_fly", "sgd_features_on_the_fly",
     "sgd_cached_features", "KernelSGD", "cost_table", "predicted_cost", "format_cost_table",
-    "growth_exponent", "measure_way", "lecture_demo",
+    "growth_exponent", "measure_way", "lecture_demo", "time_demo", "demo_timing_report",
 ]
 
 #: the six ways, in the lecture's order
@@ -582,3 +582,56 @@ def lecture_demo(way="gram", n=1024, gamma=100.0, alpha=0.1, n_iter=None, random
     model = KernelSGD(RBF(gamma), way=way, alpha=alpha, n_iter=n_iter,
                       random_state=random_state).fit(X, y)
     return model, model.score(X, y), model.score(X_test, y_test)
+
+
+def time_demo(ways=("gram", "kernel"), n=1024, gamma=100.0, alpha=0.1, repeats=2, random_state=0):
+    """CPU seconds of lecture 2.7's training in each way, beside the cost model's operations.
+
+    Fits :class:`KernelSGD` on ``two_disks_and_band(n, random_state)`` with ``RBF(gamma)``
+    and ``T = 20 n`` steps, ``repeats`` times per way, the ways taken in turns, and keeps
+    each way's fastest run. The clock is ``time.process_time``: the CPU seconds of this
+    process (all its threads), which other jobs on a shared machine disturb far less than
+    the wall clock.
+
+    Returns a dict with ``seconds`` and ``operations`` (:func:`predicted_cost`, ``D``
+    being irrelevant to the exact ways), each a dict by way, and ``n``, ``d``, ``T``,
+    ``repeats``.
+    """
+    from kernelcourse.datasets import two_disks_and_band
+
+    for way in ways:
+        check_choice(way, "way", WAYS)
+    n, repeats = check_positive_int(n, "n"), check_positive_int(repeats, "repeats")
+    X, y = two_disks_and_band(n=n, random_state=random_state)
+    T = 20 * n
+    seconds = dict.fromkeys(ways, math.inf)
+    for _ in range(repeats):
+        for way in ways:
+            model = KernelSGD(RBF(gamma), way=way, alpha=alpha, random_state=random_state)
+            start = time.process_time()
+            model.fit(X, y)
+            seconds[way] = min(seconds[way], time.process_time() - start)
+    d = X.shape[1]
+    return {"seconds": seconds, "n": n, "d": d, "T": T, "repeats": repeats,
+            "operations": {way: predicted_cost(way, n, d, 1, T)[0] for way in ways}}
+
+
+def demo_timing_report(timing, slow="kernel", fast="gram", gain=1.2) -> str:
+    """The timings of :func:`time_demo` as text, and one sentence computed from them.
+
+    The sentence compares the measured ratio ``seconds[slow] / seconds[fast]`` with the
+    cost model's ratio of operations: it says the predicted gain showed when the measured
+    ratio is at least ``gain``, and says plainly that it did not show otherwise.
+    """
+    lines = [f"{_DESCRIPTIONS[way]:36s} {t:7.3f} CPU s" for way, t in timing["seconds"].items()]
+    measured = timing["seconds"][slow] / timing["seconds"][fast]
+    model = timing["operations"][slow] / timing["operations"][fast]
+    ratio = (f"{slow} / {fast}: {measured:.2f} measured (best of {timing['repeats']} runs each), "
+             f"{model:.2f} in the cost model's operations")
+    if measured >= gain:
+        verdict = (f"here {fast} was {measured:.1f} times as fast as {slow}: the gain the model "
+                   f"predicts shows on this machine")
+    else:
+        verdict = (f"here {fast} was not clearly faster than {slow} (a ratio of {measured:.2f}, "
+                   f"below {gain}): the gain the model predicts did not show in this run")
+    return "\n".join(lines + [ratio, verdict])
