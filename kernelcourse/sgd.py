@@ -501,7 +501,7 @@ def _synthetic_problem(n, d, random_state=0):
     return X, y
 
 
-def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
+def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_total=0.0):
     """Train on a synthetic problem in the given way; measure time and peak memory.
 
     The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
@@ -514,11 +514,15 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
     clock : {'wall', 'cpu'}
         ``time.perf_counter`` or ``time.process_time`` (CPU seconds of this
         process, less disturbed when other jobs share the machine).
+    min_total : float
+        Keep repeating the timed run past ``repeats`` until the runs add up to at least
+        this many seconds (at most 20 runs): a short run, which one interruption can
+        double, is then timed often enough for its best to be undisturbed.
 
     Returns
     -------
     seconds : float
-        The best of ``repeats`` runs.
+        The best of the runs.
     peak_bytes : int
         The peak of memory allocated during one run (``tracemalloc``), with the
         training set (the table's "+ training set") counted in every way: the
@@ -545,11 +549,12 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
         return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(
             X, y, indices=indices)
 
-    best = math.inf
-    for _ in range(repeats):
+    best, total, runs = math.inf, 0.0, 0
+    while runs < repeats or (total < min_total and runs < max(20, repeats)):
         start = timer()
         run()
-        best = min(best, timer() - start)
+        spent = timer() - start
+        best, total, runs = min(best, spent), total + spent, runs + 1
     tracemalloc.start()
     try:
         run()

@@ -78,7 +78,7 @@ def timings_with_a_fixed_cost(monkeypatch):
     the model's memory plus 1 kB: the small sizes are then dominated by the fixed cost."""
     from kernelcourse import sgd
 
-    def fake(way, repeats=1, clock="cpu", **size):
+    def fake(way, repeats=1, clock="cpu", min_total=0.0, **size):
         ops, mem = sgd.predicted_cost(way, **size)
         return 1e-3 + 1e-9 * ops, 8.0 * (mem + size["n"] * size["d"]) + 1000.0
 

@@ -244,12 +244,20 @@ def _scaled_to(model, measured, fitted):
     return model * np.exp(np.mean(np.log(measured[fitted]) - np.log(model[fitted])))
 
 
-def cost_rows(way, vary, sizes=None, base=None, repeats=2, clock="cpu", fit=COST_FIT):
+#: the least CPU seconds the timed runs of one point of the cost widget add up to (see
+#: :func:`kernelcourse.sgd.measure_way`: a run of 10 ms is timed about 15 times, and its best
+#: kept; a run of 100 ms twice)
+COST_MIN_TOTAL = 0.15
+
+
+def cost_rows(way, vary, sizes=None, base=None, repeats=2, clock="cpu", fit=COST_FIT,
+              min_total=COST_MIN_TOTAL):
     """Measure ``way`` while ``vary`` runs over ``sizes`` (the other sizes from ``base``).
 
     ``sizes`` and ``base`` default to the plan :func:`cost_plan` (``base`` may hold
     the varied size too; it is ignored). Returns a dict with the ``sizes``, the measured
-    ``seconds`` (the best of ``repeats`` runs) and ``bytes``
+    ``seconds`` (the best of ``repeats`` runs or more, until they add up to ``min_total``
+    seconds) and ``bytes``
     (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and ``memory``
     (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the training set ``n d``),
     ``fitted`` (true at the ``fit`` largest sizes), the growth exponents of all four fitted
@@ -267,7 +275,7 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=2, clock="cpu", fit=COST
            "seconds": [], "bytes": [], "operations": [], "memory": []}
     for s in sizes:
         size = dict(fixed, **{vary: s})
-        t, m = sgd.measure_way(way, repeats=repeats, clock=clock, **size)
+        t, m = sgd.measure_way(way, repeats=repeats, clock=clock, min_total=min_total, **size)
         ops, mem = sgd.predicted_cost(way, **size)
         out["seconds"].append(t)
         out["bytes"].append(m)
