@@ -501,7 +501,8 @@ def _synthetic_problem(n, d, random_state=0):
     return X, y
 
 
-def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_total=0.0):
+def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_total=0.0,
+                memory=True):
     """Train on a synthetic problem in the given way; measure time and peak memory.
 
     The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
@@ -518,12 +519,15 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_to
         Keep repeating the timed run past ``repeats`` until the runs add up to at least
         this many seconds (at most 20 runs): a short run, which one interruption can
         double, is then timed often enough for its best to be undisturbed.
+    memory : bool
+        Whether to trace the peak memory in a run of its own (slow for the ways whose
+        steps allocate many small objects); without it ``peak_bytes`` is None.
 
     Returns
     -------
     seconds : float
         The best of the runs.
-    peak_bytes : int
+    peak_bytes : int or None
         The peak of memory allocated during one run (``tracemalloc``), with the
         training set (the table's "+ training set") counted in every way: the
         ways run through :class:`KernelSGD` keep a copy of it, and for the first
@@ -555,6 +559,8 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_to
         run()
         spent = timer() - start
         best, total, runs = min(best, spent), total + spent, runs + 1
+    if not memory:
+        return best, None
     tracemalloc.start()
     try:
         run()

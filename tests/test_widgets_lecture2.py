@@ -78,7 +78,7 @@ def timings_with_a_fixed_cost(monkeypatch):
     the model's memory plus 1 kB: the small sizes are then dominated by the fixed cost."""
     from kernelcourse import sgd
 
-    def fake(way, repeats=1, clock="cpu", min_total=0.0, **size):
+    def fake(way, repeats=1, clock="cpu", min_total=0.0, memory=True, **size):
         ops, mem = sgd.predicted_cost(way, **size)
         return 1e-3 + 1e-9 * ops, 8.0 * (mem + size["n"] * size["d"]) + 1000.0
 
@@ -116,6 +116,30 @@ def test_cost_rows_fit_the_exponents_over_the_largest_sizes_only(timings_with_a_
     for key in ("seconds_exponent", "bytes_exponent"):
         assert wild[key] == pytest.approx(rows[key])
     assert wild["seconds_exponent_all"] != pytest.approx(rows["seconds_exponent_all"])
+
+
+def test_cost_rows_time_the_sizes_in_rounds_and_trace_memory_once(monkeypatch):
+    """A load that lasts the first round slows every size alike, and the later rounds' best
+    runs are kept: the measured exponents are the clean ones. Memory is traced in the first
+    round only."""
+    from kernelcourse import sgd
+
+    calls = []
+
+    def loaded_at_first(way, repeats=1, clock="cpu", min_total=0.0, memory=True, **size):
+        calls.append((size["n"], memory))
+        ops, mem = sgd.predicted_cost(way, **size)
+        slow = 4.0 if len(calls) <= 5 else 1.0
+        return slow * 1e-9 * ops, (8.0 * mem if memory else None)
+
+    monkeypatch.setattr(sgd, "measure_way", loaded_at_first)
+    rows = L.cost_rows("kernel", "n", repeats=3)
+    sizes = list(L.cost_plan("kernel", "n")[1])
+    assert [n for n, _ in calls] == sizes * 3                     # round by round
+    assert [n for n, memory in calls if memory] == sizes          # memory: the first round only
+    assert np.allclose(rows["seconds"], 1e-9 * rows["operations"])
+    assert rows["seconds_exponent"] == pytest.approx(rows["operations_exponent"])
+    assert np.all(rows["bytes"] > 0)
 
 
 def test_plot_cost_draws_the_model_beside_the_measurement(timings_with_a_fixed_cost):

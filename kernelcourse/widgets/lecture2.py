@@ -244,20 +244,22 @@ def _scaled_to(model, measured, fitted):
     return model * np.exp(np.mean(np.log(measured[fitted]) - np.log(model[fitted])))
 
 
-#: the least CPU seconds the timed runs of one point of the cost widget add up to (see
-#: :func:`kernelcourse.sgd.measure_way`: a run of 10 ms is timed about 15 times, and its best
-#: kept; a run of 100 ms twice)
+#: the least CPU seconds the timed runs of one point of the cost widget add up to, over its
+#: rounds (see :func:`kernelcourse.sgd.measure_way`: a run of 10 ms is timed about 15 times,
+#: and its best kept; a run of 100 ms three times, once a round)
 COST_MIN_TOTAL = 0.15
 
 
-def cost_rows(way, vary, sizes=None, base=None, repeats=2, clock="cpu", fit=COST_FIT,
+def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST_FIT,
               min_total=COST_MIN_TOTAL):
     """Measure ``way`` while ``vary`` runs over ``sizes`` (the other sizes from ``base``).
 
     ``sizes`` and ``base`` default to the plan :func:`cost_plan` (``base`` may hold
-    the varied size too; it is ignored). Returns a dict with the ``sizes``, the measured
-    ``seconds`` (the best of ``repeats`` runs or more, until they add up to ``min_total``
-    seconds) and ``bytes``
+    the varied size too; it is ignored). The sizes are timed in ``repeats`` rounds, each
+    running every size in turn (so that a change in the machine's load falls on all sizes
+    alike, not on the ones measured while it lasted), a size's runs adding up to at least
+    ``min_total`` seconds over the rounds; its best run is kept. Its memory is traced once.
+    Returns a dict with the ``sizes``, the measured ``seconds`` and ``bytes``
     (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and ``memory``
     (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the training set ``n d``),
     ``fitted`` (true at the ``fit`` largest sizes), the growth exponents of all four fitted
@@ -273,12 +275,19 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=2, clock="cpu", fit=COST
         raise ValueError(f"fit must be between 2 and the number of sizes ({len(sizes)}); got fit={fit}")
     out = {"way": way, "vary": vary, "fixed": dict(fixed), "sizes": np.array(sizes, dtype=float),
            "seconds": [], "bytes": [], "operations": [], "memory": []}
+    repeats = max(1, int(repeats))
+    out["seconds"] = [math.inf] * len(sizes)
+    out["bytes"] = [None] * len(sizes)
+    for round_ in range(repeats):
+        for i, s in enumerate(sizes):
+            t, m = sgd.measure_way(way, repeats=1, clock=clock, min_total=min_total / repeats,
+                                   memory=round_ == 0, **dict(fixed, **{vary: s}))
+            out["seconds"][i] = min(out["seconds"][i], t)
+            if round_ == 0:
+                out["bytes"][i] = m
     for s in sizes:
         size = dict(fixed, **{vary: s})
-        t, m = sgd.measure_way(way, repeats=repeats, clock=clock, min_total=min_total, **size)
         ops, mem = sgd.predicted_cost(way, **size)
-        out["seconds"].append(t)
-        out["bytes"].append(m)
         out["operations"].append(ops)
         out["memory"].append(8.0 * (mem + size["n"] * size["d"]))
     fitted = np.zeros(len(sizes), dtype=bool)
