@@ -204,13 +204,14 @@ COST_PLANS = {
     ("kernel", "n"): (dict(d=8, D=200, T=400), _doubling(1000)),
     ("gram", "n"): (dict(d=8, D=200, T=100), _doubling(200)),
     # d: the d multiplications of a feature or a kernel value outgrow its one cos or exp
-    # only at d in the thousands
-    ("features", "d"): (dict(n=100, D=200, T=200), _doubling(512)),
-    ("rff", "d"): (dict(n=100, D=200, T=200), _doubling(512)),
-    ("cached_features", "d"): (dict(n=200, D=500, T=100), _doubling(512)),
-    ("rff_cached", "d"): (dict(n=200, D=500, T=100), _doubling(512)),
-    ("kernel", "d"): (dict(n=200, D=200, T=200), _doubling(512)),
-    ("gram", "d"): (dict(n=400, D=200, T=200), _doubling(512)),
+    # only at d in the thousands (not powers of 2, and D small, so that no matrix strides
+    # through the caches in step with their sets, or outgrows them at the largest d only)
+    ("features", "d"): (dict(n=100, D=150, T=250), _doubling(300)),
+    ("rff", "d"): (dict(n=100, D=150, T=250), _doubling(300)),
+    ("cached_features", "d"): (dict(n=200, D=250, T=100), _doubling(300)),
+    ("rff_cached", "d"): (dict(n=200, D=250, T=100), _doubling(300)),
+    ("kernel", "d"): (dict(n=200, D=200, T=250), _doubling(300)),
+    ("gram", "d"): (dict(n=400, D=200, T=200), _doubling(300)),
     # D: a step on w costs d D, beside its fixed interpreter work; the ways on u ignore D
     ("features", "D"): (dict(n=400, d=8, T=250), _doubling(1000)),
     ("rff", "D"): (dict(n=400, d=8, T=250), _doubling(1000)),
