@@ -188,12 +188,11 @@ COST_FIT = 3
 #: one runs over (each twice the one before). They are chosen, by measuring on a shared 2-core
 #: machine, so that over the three largest the term of the cost model that grows with the varied
 #: size is what the clock sees, not the fixed costs the model leaves out. Those are two: about
-#: 10 microseconds of interpreter work per SGD step on w (a few per step on u), and, beside
-#: every kernel value or random feature, one exp or cos, which costs as much as a hundred or
-#: so of the d multiplications the model counts. Hence T small where n, d or D vary (fewer
-#: steps to pay for), d in the thousands where d varies, and n d small against T where T varies
-#: for the ways whose model has a term without T. Each point is measured in well under a
-#: second.
+#: 10 microseconds of interpreter work per SGD step on w (one or two per step on u), and,
+#: beside every kernel value or random feature, one exp or cos, which costs about as much as a
+#: hundred of the d multiplications the model counts. Hence T small where n, d or D vary
+#: (fewer steps to pay for), d in the thousands where d varies, and n d small against T where T
+#: varies for the ways whose model has a term without T.
 COST_PLANS = {
     # n: the features ways do not depend on it (model exponent 0); the cached ones pay n d D
     # for their features, the Gram matrix n^2 d, the kernel n d per step
