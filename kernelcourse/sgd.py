@@ -55,7 +55,7 @@ __all__ = [
     "WAYS", "EXACT_WAYS", "logistic_derivative", "squared_derivative", "sample_indices",
     "dual_sgd_step", "sgd_gram", "sgd_kernel_on_the_fly", "sgd_features_on_the_fly",
     "sgd_cached_features", "KernelSGD", "cost_table", "predicted_cost", "format_cost_table",
-    "growth_exponent", "measure_way", "lecture_demo",
+    "growth_exponent", "measure_way", "lecture_demo", "time_demo", "demo_timing_report",
 ]
 
 #: the six ways, in the lecture's order
@@ -501,7 +501,8 @@ def _synthetic_problem(n, d, random_state=0):
     return X, y
 
 
-def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
+def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_total=0.0,
+                memory=True):
     """Train on a synthetic problem in the given way; measure time and peak memory.
 
     The kernel is ``RBF(gamma=1/d)`` for the ways on ``u`` and the random-feature
@@ -514,12 +515,19 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
     clock : {'wall', 'cpu'}
         ``time.perf_counter`` or ``time.process_time`` (CPU seconds of this
         process, less disturbed when other jobs share the machine).
+    min_total : float
+        Keep repeating the timed run past ``repeats`` until the runs add up to at least
+        this many seconds (at most 20 runs): a short run, which one interruption can
+        double, is then timed often enough for its best to be undisturbed.
+    memory : bool
+        Whether to trace the peak memory in a run of its own (slow for the ways whose
+        steps allocate many small objects); without it ``peak_bytes`` is None.
 
     Returns
     -------
     seconds : float
-        The best of ``repeats`` runs.
-    peak_bytes : int
+        The best of the runs.
+    peak_bytes : int or None
         The peak of memory allocated during one run (``tracemalloc``), with the
         training set (the table's "+ training set") counted in every way: the
         ways run through :class:`KernelSGD` keep a copy of it, and for the first
@@ -545,11 +553,14 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall"):
         return KernelSGD(RBF(gamma), way=way, n_components=D, random_state=random_state).fit(
             X, y, indices=indices)
 
-    best = math.inf
-    for _ in range(repeats):
+    best, total, runs = math.inf, 0.0, 0
+    while runs < repeats or (total < min_total and runs < max(20, repeats)):
         start = timer()
         run()
-        best = min(best, timer() - start)
+        spent = timer() - start
+        best, total, runs = min(best, spent), total + spent, runs + 1
+    if not memory:
+        return best, None
     tracemalloc.start()
     try:
         run()
@@ -582,3 +593,56 @@ def lecture_demo(way="gram", n=1024, gamma=100.0, alpha=0.1, n_iter=None, random
     model = KernelSGD(RBF(gamma), way=way, alpha=alpha, n_iter=n_iter,
                       random_state=random_state).fit(X, y)
     return model, model.score(X, y), model.score(X_test, y_test)
+
+
+def time_demo(ways=("gram", "kernel"), n=1024, gamma=100.0, alpha=0.1, repeats=2, random_state=0):
+    """CPU seconds of lecture 2.7's training in each way, beside the cost model's operations.
+
+    Fits :class:`KernelSGD` on ``two_disks_and_band(n, random_state)`` with ``RBF(gamma)``
+    and ``T = 20 n`` steps, ``repeats`` times per way, the ways taken in turns, and keeps
+    each way's fastest run. The clock is ``time.process_time``: the CPU seconds of this
+    process (all its threads), which other jobs on a shared machine disturb far less than
+    the wall clock.
+
+    Returns a dict with ``seconds`` and ``operations`` (:func:`predicted_cost`, ``D``
+    being irrelevant to the exact ways), each a dict by way, and ``n``, ``d``, ``T``,
+    ``repeats``.
+    """
+    from kernelcourse.datasets import two_disks_and_band
+
+    for way in ways:
+        check_choice(way, "way", WAYS)
+    n, repeats = check_positive_int(n, "n"), check_positive_int(repeats, "repeats")
+    X, y = two_disks_and_band(n=n, random_state=random_state)
+    T = 20 * n
+    seconds = dict.fromkeys(ways, math.inf)
+    for _ in range(repeats):
+        for way in ways:
+            model = KernelSGD(RBF(gamma), way=way, alpha=alpha, random_state=random_state)
+            start = time.process_time()
+            model.fit(X, y)
+            seconds[way] = min(seconds[way], time.process_time() - start)
+    d = X.shape[1]
+    return {"seconds": seconds, "n": n, "d": d, "T": T, "repeats": repeats,
+            "operations": {way: predicted_cost(way, n, d, 1, T)[0] for way in ways}}
+
+
+def demo_timing_report(timing, slow="kernel", fast="gram", gain=1.2) -> str:
+    """The timings of :func:`time_demo` as text, and one sentence computed from them.
+
+    The sentence compares the measured ratio ``seconds[slow] / seconds[fast]`` with the
+    cost model's ratio of operations: it says the predicted gain showed when the measured
+    ratio is at least ``gain``, and says plainly that it did not show otherwise.
+    """
+    lines = [f"{_DESCRIPTIONS[way]:36s} {t:7.3f} CPU s" for way, t in timing["seconds"].items()]
+    measured = timing["seconds"][slow] / timing["seconds"][fast]
+    model = timing["operations"][slow] / timing["operations"][fast]
+    ratio = (f"{slow} / {fast}: {measured:.2f} measured (best of {timing['repeats']} runs each), "
+             f"{model:.2f} in the cost model's operations")
+    if measured >= gain:
+        verdict = (f"here {fast} was {measured:.1f} times as fast as {slow}: the gain the model "
+                   f"predicts shows on this machine")
+    else:
+        verdict = (f"here {fast} was not clearly faster than {slow} (a ratio of {measured:.2f}, "
+                   f"below {gain}): the gain the model predicts did not show in this run")
+    return "\n".join(lines + [ratio, verdict])

@@ -486,6 +486,9 @@ SCALARS = [
      dict(way="gram", n=10, d=2, D=4, T=10, repeats=1, random_state=0, clock="cpu"),
      dict(way="choice", n="count", d="count", D="count", T="count", repeats="count", random_state="seed",
           clock="choice")),
+    ("sgd.time_demo", sgd.time_demo,
+     dict(ways=("gram", "kernel"), n=20, gamma=10.0, alpha=0.1, repeats=1, random_state=0),
+     dict(n="count", gamma="positive", alpha="positive", repeats="count", random_state="seed")),
     ("sgd.lecture_demo", lambda **kw: sgd.lecture_demo(**kw)[1:],
      dict(way="gram", n=20, gamma=10.0, alpha=0.1, n_iter=40, random_state=0),
      dict(way="choice", n="count", gamma="positive", alpha="positive", n_iter="count", random_state="seed")),
@@ -727,6 +730,7 @@ NOT_SWEPT = {
     "rkhs.Functional": "a record of a name and two callables, made by the functional factories (swept)",
     "rkhs.squared_norm": "takes no argument",
     "sgd.cost_table": "takes no argument",
+    "sgd.demo_timing_report": "formats the record time_demo returns (swept), beside fixed labels",
     "svm.SMORun": "a result record (dataclass) that smo and smo_kernel return",
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
     "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
@@ -803,7 +807,7 @@ PSD_ARGS = {("ridge.dual_ridge", "K"), ("dual.map_linear_dual", "K"), ("dual.map
 # Integer arrays (indices, permutations): float32 is no valid variant of them.
 INT_ARGS = {"indices", "order"}
 # Results that hold timings or memory peaks: the valid variants are only checked to run.
-TIMED = {"features.time_all_subsets", "sgd.measure_way", "scaling.measure_exact", "rkhs.budget_tradeoff"}
+TIMED = {"features.time_all_subsets", "sgd.measure_way", "sgd.time_demo", "scaling.measure_exact", "rkhs.budget_tradeoff"}
 
 
 def _indefinite(v):

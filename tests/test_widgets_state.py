@@ -60,7 +60,7 @@ def deterministic_costs(monkeypatch):
     from kernelcourse import sgd
     from kernelcourse.widgets import lecture2
 
-    def fake_measure(way, repeats=1, clock="cpu", **size):
+    def fake_measure(way, repeats=1, clock="cpu", min_total=0.0, memory=True, **size):
         ops, mem = sgd.predicted_cost(way, **size)
         return 1e-9 * ops + 1e-4, 8.0 * mem + 1000.0
 

@@ -12,8 +12,10 @@ call and check without a browser):
   Computation: :func:`rff_error_data`, :func:`max_error_curve`; drawing:
   :func:`plot_rff_error`.
 * :func:`cost_widget` (2.6, 2.10): a way of learning and a size that varies,
-  against the measured time and memory beside the cost model's formula.
-  Computation: :func:`cost_rows`; drawing: :func:`plot_cost`.
+  against the measured time and memory beside the cost model's formula, at sizes
+  (:data:`COST_PLANS`) large enough for the formula's growing term to show, the
+  exponents fitted over the largest of them. Computation: :func:`cost_rows`; drawing:
+  :func:`plot_cost`.
 
 :func:`plot_decision` draws lecture 2.7's demo. Each builder returns an
 ``ipywidgets.interactive``; its ``controls`` attribute maps argument names to the
@@ -35,16 +37,13 @@ from kernelcourse.widgets import FigureView, figure_png, interactive_figure, new
 
 __all__ = [
     "rff_error_data", "max_error_curve", "plot_rff_error", "rff_error_widget",
-    "cost_rows", "CostMeasurements", "cost_picture", "plot_cost", "cost_widget", "plot_decision", "D_CHOICES", "COST_BASE",
+    "cost_rows", "cost_plan", "cost_agreement", "CostMeasurements", "cost_picture", "plot_cost",
+    "cost_widget", "plot_decision", "D_CHOICES", "COST_VARIES", "COST_PLANS", "COST_FIT",
 ]
 
 #: the values of D the error widget offers
 D_CHOICES = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 
-#: the fixed sizes of the cost widget, and the sizes each varied one runs over
-COST_BASE = {"n": 400, "d": 8, "D": 200, "T": 2000}
-COST_SIZES = {"n": (100, 200, 400, 800), "d": (4, 8, 16, 32), "D": (100, 200, 400, 800),
-              "T": (1000, 2000, 4000, 8000)}
 
 
 # ---------------------------------------------------------------------------
@@ -175,85 +174,207 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
 # (b) the way of learning against time and memory
 # ---------------------------------------------------------------------------
 
-def cost_rows(way, vary, sizes=None, base=None, repeats=1, clock="cpu"):
+def _doubling(first, count=5):
+    return tuple(first * 2**i for i in range(count))
+
+
+#: the sizes the cost widget varies, one at a time
+COST_VARIES = ("n", "d", "D", "T")
+
+#: how many of a plan's largest sizes the growth exponents are fitted over
+COST_FIT = 3
+
+#: for each (way, varied size): the other three sizes, held fixed, and the five sizes the varied
+#: one runs over (each twice the one before). They are chosen, by measuring on a shared 2-core
+#: machine, so that over the three largest the term of the cost model that grows with the varied
+#: size is what the clock sees, not the fixed costs the model leaves out. Those are two: about
+#: 10 microseconds of interpreter work per SGD step on w (one or two per step on u), and,
+#: beside every kernel value or random feature, one exp or cos, which costs about as much as a
+#: hundred of the d multiplications the model counts. Hence T small where n, d or D vary
+#: (fewer steps to pay for), d in the thousands where d varies, and n d small against T where T
+#: varies for the ways whose model has a term without T.
+COST_PLANS = {
+    # n: the features ways do not depend on it (model exponent 0); the cached ones pay n d D
+    # for their features, the Gram matrix n^2 d, the kernel n d per step
+    ("features", "n"): (dict(d=8, D=200, T=1000), _doubling(250)),
+    ("rff", "n"): (dict(d=8, D=200, T=1000), _doubling(250)),
+    ("cached_features", "n"): (dict(d=8, D=1000, T=100), _doubling(250)),
+    ("rff_cached", "n"): (dict(d=8, D=1000, T=100), _doubling(250)),
+    ("kernel", "n"): (dict(d=8, D=200, T=400), _doubling(1000)),
+    ("gram", "n"): (dict(d=8, D=200, T=100), _doubling(200)),
+    # d: the d multiplications of a feature or a kernel value outgrow its one cos or exp
+    # only at d in the thousands (not powers of 2, and D small, so that no matrix strides
+    # through the caches in step with their sets, or outgrows them at the largest d only)
+    ("features", "d"): (dict(n=100, D=150, T=250), _doubling(300)),
+    ("rff", "d"): (dict(n=100, D=150, T=250), _doubling(300)),
+    ("cached_features", "d"): (dict(n=200, D=250, T=100), _doubling(300)),
+    ("rff_cached", "d"): (dict(n=200, D=250, T=100), _doubling(300)),
+    ("kernel", "d"): (dict(n=200, D=200, T=250), _doubling(300)),
+    ("gram", "d"): (dict(n=400, D=200, T=200), _doubling(300)),
+    # D: a step on w costs d D, beside its fixed interpreter work; the ways on u ignore D
+    ("features", "D"): (dict(n=400, d=8, T=250), _doubling(1000)),
+    ("rff", "D"): (dict(n=400, d=8, T=250), _doubling(1000)),
+    ("cached_features", "D"): (dict(n=400, d=8, T=200), _doubling(500)),
+    ("rff_cached", "D"): (dict(n=400, d=8, T=200), _doubling(500)),
+    ("kernel", "D"): (dict(n=400, d=8, T=1000), _doubling(100)),
+    ("gram", "D"): (dict(n=400, d=8, T=1000), _doubling(100)),
+    # T: every way pays per step; the cached ways also pay once for their cache, made small
+    ("features", "T"): (dict(n=400, d=8, D=200), _doubling(500)),
+    ("rff", "T"): (dict(n=400, d=8, D=200), _doubling(500)),
+    ("kernel", "T"): (dict(n=400, d=8, D=200), _doubling(500)),
+    ("cached_features", "T"): (dict(n=50, d=2, D=200), _doubling(2000)),
+    ("rff_cached", "T"): (dict(n=50, d=2, D=200), _doubling(2000)),
+    ("gram", "T"): (dict(n=100, d=2, D=200), _doubling(2000)),
+}
+
+
+def cost_plan(way, vary):
+    """``(fixed, sizes)`` of :data:`COST_PLANS` for a way and a varied size, checked."""
+    if vary not in COST_VARIES:
+        raise ValueError(f"vary must be one of {list(COST_VARIES)}; got vary={vary!r}")
+    if way not in sgd.WAYS:
+        raise ValueError(f"way must be one of {list(sgd.WAYS)}; got way={way!r}")
+    fixed, sizes = COST_PLANS[(way, vary)]
+    return dict(fixed), tuple(sizes)
+
+
+def _scaled_to(model, measured, fitted):
+    """The model times the constant that best matches the measurement over the fitted sizes
+    (least squares on the logarithms: the geometric mean of measured / model there)."""
+    return model * np.exp(np.mean(np.log(measured[fitted]) - np.log(model[fitted])))
+
+
+#: the least CPU seconds the timed runs of one point of the cost widget add up to, over its
+#: rounds (see :func:`kernelcourse.sgd.measure_way`: a run of 10 ms is timed about 15 times,
+#: and its best kept; a run of 100 ms three times, once a round)
+COST_MIN_TOTAL = 0.15
+
+
+def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST_FIT,
+              min_total=COST_MIN_TOTAL):
     """Measure ``way`` while ``vary`` runs over ``sizes`` (the other sizes from ``base``).
 
+    ``sizes`` and ``base`` default to the plan :func:`cost_plan` (``base`` may hold
+    the varied size too; it is ignored). The sizes are timed in ``repeats`` rounds, each
+    running every size in turn (so that a change in the machine's load falls on all sizes
+    alike, not on the ones measured while it lasted), a size's runs adding up to at least
+    ``min_total`` seconds over the rounds; its best run is kept. Its memory is traced once.
     Returns a dict with the ``sizes``, the measured ``seconds`` and ``bytes``
-    (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and
-    ``memory`` (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the
-    training set ``n d``), and the fitted growth exponents of all four.
+    (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and ``memory``
+    (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the training set ``n d``),
+    ``fitted`` (true at the ``fit`` largest sizes), the growth exponents of all four fitted
+    over those sizes only (``seconds_exponent``, ...), the time's exponent over all sizes
+    (``seconds_exponent_all``), the model's time and memory scaled to meet the measurement
+    over the fitted sizes (``time_model``, ``memory_model``) and the ``fixed`` sizes.
     """
-    if vary not in COST_BASE:
-        raise ValueError(f"vary must be one of {list(COST_BASE)}; got vary={vary!r}")
-    sizes = tuple(COST_SIZES[vary] if sizes is None else sizes)
-    base = dict(COST_BASE if base is None else base)
-    out = {"way": way, "vary": vary, "sizes": np.array(sizes, dtype=float),
+    plan_fixed, plan_sizes = cost_plan(way, vary)
+    sizes = tuple(plan_sizes if sizes is None else sizes)
+    fixed = plan_fixed if base is None else {k: v for k, v in base.items() if k != vary}
+    fit = int(fit)
+    if not 2 <= fit <= len(sizes):
+        raise ValueError(f"fit must be between 2 and the number of sizes ({len(sizes)}); got fit={fit}")
+    out = {"way": way, "vary": vary, "fixed": dict(fixed), "sizes": np.array(sizes, dtype=float),
            "seconds": [], "bytes": [], "operations": [], "memory": []}
+    repeats = max(1, int(repeats))
+    out["seconds"] = [math.inf] * len(sizes)
+    out["bytes"] = [None] * len(sizes)
+    for round_ in range(repeats):
+        for i, s in enumerate(sizes):
+            t, m = sgd.measure_way(way, repeats=1, clock=clock, min_total=min_total / repeats,
+                                   memory=round_ == 0, **dict(fixed, **{vary: s}))
+            out["seconds"][i] = min(out["seconds"][i], t)
+            if round_ == 0:
+                out["bytes"][i] = m
     for s in sizes:
-        size = dict(base, **{vary: s})
-        t, m = sgd.measure_way(way, repeats=repeats, clock=clock, **size)
+        size = dict(fixed, **{vary: s})
         ops, mem = sgd.predicted_cost(way, **size)
-        out["seconds"].append(t)
-        out["bytes"].append(m)
         out["operations"].append(ops)
         out["memory"].append(8.0 * (mem + size["n"] * size["d"]))
+    fitted = np.zeros(len(sizes), dtype=bool)
+    fitted[np.argsort(out["sizes"], kind="stable")[-fit:]] = True
+    out["fitted"] = fitted
     for key in ("seconds", "bytes", "operations", "memory"):
         out[key] = np.array(out[key], dtype=float)
-        out[f"{key}_exponent"] = sgd.growth_exponent(out["sizes"], out[key])
+        out[f"{key}_exponent"] = sgd.growth_exponent(out["sizes"][fitted], out[key][fitted])
+    out["seconds_exponent_all"] = sgd.growth_exponent(out["sizes"], out["seconds"])
+    out["time_model"] = _scaled_to(out["operations"], out["seconds"], fitted)
+    out["memory_model"] = _scaled_to(out["memory"], out["bytes"], fitted)
     return out
 
 
+def _slope(p) -> str:
+    """An exponent to two decimals, never "-0.00"."""
+    return f"{round(float(p), 2) + 0.0:.2f}"
+
+
+def _fixed_text(rows):
+    return ", ".join(f"{k} = {v}" for k, v in rows["fixed"].items())
+
+
+def _cost_panels(rows, axes):
+    return [(axes[0], rows["seconds"], rows["time_model"]),
+            (axes[1], rows["bytes"], rows["memory_model"])]
+
+
 def plot_cost(rows, axes=None):
-    """Measured time and memory against the varied size, beside the model scaled to the last point."""
+    """Measured time and memory against the varied size, beside the cost model.
+
+    On each panel ``ax.lines`` are: the measurement at every size (open circles), the
+    sizes the exponent is fitted over (filled), and the model's formula scaled to meet the
+    measurement over those sizes (dashed), drawn over every size, so that below the fitted
+    sizes the gap between the two is what the model leaves out.
+    """
     if axes is None:
         _, axes = new_figure(1, 2, figsize=COST_FIGSIZE)
-    x = rows["sizes"]
-    for ax, measured, model, label in [(axes[0], rows["seconds"], rows["operations"], "time (s)"),
-                                       (axes[1], rows["bytes"], rows["memory"], "memory (bytes)")]:
-        scaled = model * measured[-1] / model[-1]
-        ax.loglog(x, measured, "o-", label="measured")
-        ax.loglog(x, scaled, "--", label="cost model (scaled)")
-        ax.set_xlabel(rows["vary"])
+    x, fitted = rows["sizes"], rows["fitted"]
+    for (ax, measured, model), label in zip(_cost_panels(rows, axes), ("time (CPU s)", "memory (bytes)")):
+        ax.loglog(x, measured, "o-", color="tab:blue", mfc="white", label="measured")
+        ax.loglog(x[fitted], measured[fitted], "o", color="tab:blue", label="sizes fitted")
+        ax.loglog(x, model, "--", color="tab:orange", label="cost model, scaled")
         ax.set_ylabel(label)
-        ax.legend(fontsize=9)
-        _at_least_a_decade(ax)
-    _cost_titles(rows, axes)
+        ax.legend(fontsize=9, loc="upper left")
+        _cost_limits(ax, x, measured, model)
+    _cost_labels(rows, axes)
     return axes
 
 
-def _at_least_a_decade(ax):
-    """Widen a log axis' vertical range to at least a factor 10 around its data (a flat
-    curve then looks flat, and the axis has round major ticks only: no long minor labels)."""
-    from matplotlib.ticker import NullFormatter
+def _cost_limits(ax, x, measured, model):
+    """Log axes over the sizes and over the data and the model, at least a factor 10 high (a
+    flat curve then looks flat), with room above for the legend; the sizes as the horizontal
+    ticks, round major ticks only on the vertical axis (no long minor labels)."""
+    from matplotlib.ticker import NullFormatter, NullLocator
 
-    lo, hi = ax.get_ylim()
-    if lo > 0 and hi / lo < 10.0:
+    lo = min(measured.min(), model.min())
+    hi = max(measured.max(), model.max())
+    if hi / lo < 10.0:
         middle = np.sqrt(lo * hi)
-        ax.set_ylim(middle / np.sqrt(10.0), middle * np.sqrt(10.0))
+        lo, hi = middle / np.sqrt(10.0), middle * np.sqrt(10.0)
+    span = np.log10(hi / lo)
+    ax.set_ylim(lo / 10 ** (0.08 * span), hi * 10 ** (0.45 * span))
     ax.yaxis.set_minor_formatter(NullFormatter())
-    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlim(x.min() / 1.3, x.max() * 1.3)
+    ax.set_xticks(x, [f"{s:.0f}" for s in x])
+    ax.xaxis.set_minor_locator(NullLocator())
 
 
-def _cost_titles(rows, axes):
-    axes[0].set_title(f"{rows['way']}: time exponent {rows['seconds_exponent']:.2f} "
-                      f"(model {rows['operations_exponent']:.2f})", fontsize=10)
-    axes[1].set_title(f"memory exponent {rows['bytes_exponent']:.2f} "
-                      f"(model {rows['memory_exponent']:.2f})", fontsize=10)
+def _cost_labels(rows, axes):
+    axes[0].set_title(f"{rows['way']}: time slope {_slope(rows['seconds_exponent'])} "
+                      f"(model {_slope(rows['operations_exponent'])})", fontsize=10)
+    axes[1].set_title(f"memory slope {_slope(rows['bytes_exponent'])} "
+                      f"(model {_slope(rows['memory_exponent'])})", fontsize=10)
+    for ax in axes:
+        ax.set_xlabel(f"{rows['vary']}   ({_fixed_text(rows)})")
 
 
 def _move_cost_lines(rows, axes):
     """Put the rows of another (way, size) on the axes :func:`plot_cost` drew."""
-    x = rows["sizes"]
-    for ax, measured, model in [(axes[0], rows["seconds"], rows["operations"]),
-                                (axes[1], rows["bytes"], rows["memory"])]:
+    x, fitted = rows["sizes"], rows["fitted"]
+    for ax, measured, model in _cost_panels(rows, axes):
         ax.lines[0].set_data(x, measured)
-        ax.lines[1].set_data(x, model * measured[-1] / model[-1])
-        ax.set_xlabel(rows["vary"])
-        ax.set_autoscale_on(True)            # _at_least_a_decade's limits were for other rows
-        ax.relim()
-        ax.autoscale_view()
-        _at_least_a_decade(ax)
-    _cost_titles(rows, axes)
+        ax.lines[1].set_data(x[fitted], measured[fitted])
+        ax.lines[2].set_data(x, model)
+        _cost_limits(ax, x, measured, model)
+    _cost_labels(rows, axes)
 
 
 #: the cost widget's figure: its size and fixed margins (the same for every picture, so that
@@ -275,7 +396,9 @@ def _plain(rows):
 
 
 def _arrays(rows):
-    return {k: (np.array(v, dtype=float) if isinstance(v, list) else v) for k, v in rows.items()}
+    out = {k: (np.array(v, dtype=float) if isinstance(v, list) else v) for k, v in rows.items()}
+    out["fitted"] = out["fitted"].astype(bool)
+    return out
 
 
 def measure_and_draw(keys):
@@ -289,13 +412,24 @@ def measure_and_draw(keys):
         yield (way, vary), rows, cost_picture(rows)
 
 
+#: how much lower a worker of :class:`CostMeasurements` runs than the notebook's kernel (its
+#: ``nice`` increment: the kernel goes on with the next cells at full speed; the CPU seconds
+#: a worker measures are its own whatever its priority)
+WORKER_NICENESS = 10
+
+
 def _worker_main(argv) -> int:
     """``python -m kernelcourse.widgets.lecture2 KEYS_JSON``: one JSON line per key on stdout
     (a worker of :class:`CostMeasurements`)."""
     import base64
     import json
+    import os
     import sys
 
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):         # no nice on this system: run at the same priority
+        pass
     for key, rows, png in measure_and_draw([tuple(k) for k in json.loads(argv[0])]):
         sys.stdout.write(json.dumps({"key": key, "rows": _plain(rows),
                                      "png": base64.b64encode(png).decode()}) + "\n")
@@ -310,7 +444,7 @@ class CostMeasurements:
     the others in ``processes`` fresh Python processes
     (``python -m kernelcourse.widgets.lecture2``, so nothing of this process is copied or
     re-run; each measures the CPU time and memory of its own, with BLAS on one thread, as
-    this process does), those varying ``vary`` first (a move of the ``way`` control), then
+    this process does, at a lower priority: :data:`WORKER_NICENESS`), those varying ``vary`` first (a move of the ``way`` control), then
     the other sizes of ``first``. A thread per worker collects what it sends. :meth:`get`
     waits for a pair that is still being measured; a pair no worker returned (no processes
     here, a worker that failed) is measured here and has no picture yet.
@@ -321,11 +455,11 @@ class CostMeasurements:
 
         if first not in sgd.WAYS:
             raise ValueError(f"way must be one of {list(sgd.WAYS)}; got way={first!r}")
-        if vary not in COST_BASE:
-            raise ValueError(f"vary must be one of {list(COST_BASE)}; got vary={vary!r}")
+        if vary not in COST_VARIES:
+            raise ValueError(f"vary must be one of {list(COST_VARIES)}; got vary={vary!r}")
         self.measured, self.pictures = {}, {}
         self._done = threading.Condition()
-        others = sorted(((w, v) for w in sgd.WAYS for v in COST_BASE if (w, v) != (first, vary)),
+        others = sorted(((w, v) for w in sgd.WAYS for v in COST_VARIES if (w, v) != (first, vary)),
                         key=lambda key: (key[1] != vary, key[0] != first))
         self._pending = set(others)
         self.workers, self._running = [], 0
@@ -404,23 +538,31 @@ class CostMeasurements:
             return self._done.wait_for(lambda: not self._pending and not self._running, timeout)
 
 
-def cost_agreement(rows, tolerance=0.3) -> str:
+def cost_agreement(rows, tolerance=0.25) -> str:
     """One honest sentence: do the measured growth exponents agree with the model's here?
 
-    They agree when both (time and memory) are within ``tolerance`` of the model's. When
-    they do not, the sentence says why that happens at small sizes: fixed costs (the
-    interpreter, allocation, caches) that the cost model leaves out dominate what is
-    measured until the asymptotic term outgrows them.
+    They agree when both (time and memory), fitted over the largest sizes only, are within
+    ``tolerance`` of the model's over the same sizes. When they agree and the time's
+    exponent over all sizes is clearly lower than a growing model's, the sentence says why: at
+    the small sizes fixed costs that the model leaves out flatten the curve. When they do not agree, it says
+    so, with the gaps.
     """
     gaps = {"time": rows["seconds_exponent"] - rows["operations_exponent"],
             "memory": rows["bytes_exponent"] - rows["memory_exponent"]}
-    off = [f"{what} ({gap:+.2f})" for what, gap in gaps.items() if abs(gap) > tolerance]
-    if not off:
-        return (f"here the measurement follows the model: both exponents within {tolerance} "
-                f"of the model's")
-    return (f"here the measurement does not follow the model for {' and '.join(off)}: at "
-            f"these sizes fixed costs that the model leaves out (the interpreter, allocation, "
-            f"caches) still outweigh the growing term; the model describes large sizes")
+    off = [f"{what} ({round(gap, 2) + 0.0:+.2f})" for what, gap in gaps.items() if abs(gap) > tolerance]
+    k = int(np.count_nonzero(rows["fitted"]))
+    if off:
+        return (f"here the measurement does not follow the model for {' and '.join(off)}, even "
+                f"over the {k} largest sizes: costs the model leaves out (the interpreter, "
+                f"caches, other jobs on this machine) still weigh there")
+    sentence = (f"here the measurement follows the model: over the {k} largest sizes both "
+                f"exponents are within {tolerance} of the model's")
+    flattened = rows["seconds_exponent"] - rows["seconds_exponent_all"]
+    if rows["operations_exponent"] >= 0.5 and flattened > 0.15:
+        sentence += (f"; over all sizes the time's is {_slope(rows['seconds_exponent_all'])}, as "
+                     f"below them fixed costs the model leaves out (the interpreter's work per "
+                     f"step, allocation) flatten the curve")
+    return sentence
 
 
 #: how many worker processes measure the cost widget's pairs in the background (0: all here)
@@ -431,20 +573,21 @@ def cost_widget(way="gram", vary="n", processes=None):
     """Widget: the way of learning and the varied size against measured time and memory.
 
     Controls: ``way`` (the six ways of :data:`kernelcourse.sgd.WAYS`) and ``vary``
-    (n, d, D or T; the others fixed at :data:`COST_BASE`). Prints the table's row
-    for the way and the fitted exponents; draws :func:`plot_cost`. The times are
-    CPU seconds measured on this machine. Every (way, vary) pair is measured and drawn
-    ahead of the moves (:class:`CostMeasurements`: the first pair while the widget is
-    built, the other 23, each training its way four times over, in two worker processes
-    in the background, done some seconds later), so a move only shows its
-    picture; a move to a pair still being measured waits for it. ``widget.costs.wait()``
-    waits for all of them.
+    (n, d, D or T; the others fixed as :data:`COST_PLANS` says for the pair). Prints the
+    table's row for the way, the sizes and the exponents fitted over the largest
+    :data:`COST_FIT` of them, beside the model's, and :func:`cost_agreement`; draws
+    :func:`plot_cost`. The times are CPU seconds measured on this machine. Every (way,
+    vary) pair is measured and drawn ahead of the moves (:class:`CostMeasurements`: the
+    first pair while the widget is built, the other 23, each training its way at five sizes,
+    in two worker processes in the background, done some seconds later), so a move only
+    shows its picture; a move to a pair still being measured waits for it.
+    ``widget.costs.wait()`` waits for all of them.
     """
     import ipywidgets as W
 
     controls = {
         "way": W.Dropdown(options=list(sgd.WAYS), value=way, description="way"),
-        "vary": W.ToggleButtons(options=list(COST_BASE), value=vary, description="vary"),
+        "vary": W.ToggleButtons(options=list(COST_VARIES), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in sgd.cost_table()}
     costs = CostMeasurements(first=way, vary=vary,
@@ -465,10 +608,12 @@ def cost_widget(way="gram", vary="n", processes=None):
         else:
             costs.pictures[(way, vary)] = view.render(full=True)   # new scales: a full render
         r = table[way]
+        sizes, fitted = rows["sizes"], rows["fitted"]
         print(f"{r['description']}: computation {r['computation']}, memory {r['memory']}")
-        print(f"varying {vary} over {[int(s) for s in rows['sizes']]}: time ~ {vary}^"
-              f"{rows['seconds_exponent']:.2f} (model {rows['operations_exponent']:.2f}), memory ~ "
-              f"{vary}^{rows['bytes_exponent']:.2f} (model {rows['memory_exponent']:.2f})")
+        print(f"varying {vary} over {[int(s) for s in sizes]}, with {_fixed_text(rows)}")
+        print(f"fitted over {vary} = {int(sizes[fitted].min())} to {int(sizes[fitted].max())}: "
+              f"time ~ {vary}^{_slope(rows['seconds_exponent'])} (model {_slope(rows['operations_exponent'])}), "
+              f"memory ~ {vary}^{_slope(rows['bytes_exponent'])} (model {_slope(rows['memory_exponent'])})")
         print(cost_agreement(rows))
         rows["figure"] = view.fig
         return rows
