@@ -319,7 +319,9 @@ def kernel_builder(n=20, seed=0):
     wide = Layout(width="480px")
     style = {"description_width": "70px"}
     view = FigureView(1, 2, figsize=(9, 3.4), layout=None)
-    view.fig.subplots_adjust(left=0.05, right=0.97, bottom=0.15, top=0.8, wspace=0.3)
+    # room between the colour bar's label and the eigenvalue panel's tick labels for any
+    # colour scale (negative entries widen the colour bar's tick labels)
+    view.fig.subplots_adjust(left=0.05, right=0.97, bottom=0.15, top=0.8, wspace=0.45)
 
     def show(base1, base2, rule, gamma, c, n):
         built = build_kernel(base1, base2, rule, gamma, c)
