@@ -193,9 +193,10 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
 
     Controls: ``t`` (the step), ``loss`` (hinge, squared), ``gamma`` of the RBF kernel
     ``exp(-gamma ||x - z||^2)``, the step ``eta`` and ``lam``. The path is recomputed
-    when a parameter changes; every move (of ``t`` or of a parameter) moves the bumps,
-    ``f``, the examples, the vertical axis and the margins in place, over a background
-    (frame, x axis, legend) drawn once.
+    when a parameter changes. The frame, the x axis and the legend are drawn once; the
+    vertical axis and the lines at 0 and +-1 form a layer drawn anew only when the path
+    changes (a parameter or the loss); moving ``t`` only moves the bumps, ``f``, the
+    examples and the title in place. No move draws the whole figure.
 
     Returns
     -------
