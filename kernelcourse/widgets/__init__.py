@@ -199,13 +199,12 @@ class FigureView:
             self._layer_background = None
         if self._layer and (layer or self._layer_background is None):
             canvas.restore_region(self._background)
-            for artist in sorted(self._layer, key=lambda a: a.get_zorder()):
+            for artist in _drawn(self._layer):
                 self.fig.draw_artist(artist)
             self._layer_background = canvas.copy_from_bbox(self.fig.bbox)
         elif not anew:
             canvas.restore_region(self._layer_background if self._layer else self._background)
-        # in z-order, as a full draw would stack them (a stable sort keeps equal ones in order)
-        for artist in sorted(self._moving, key=lambda a: a.get_zorder()):
+        for artist in _drawn(self._moving):
             self.fig.draw_artist(artist)
         buffer = io.BytesIO()
         Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",
@@ -214,6 +213,13 @@ class FigureView:
         self.image.value = png
         self.renders += 1
         return png
+
+
+def _drawn(artists) -> list:
+    """``artists`` in z-order, as a full draw would stack them (a stable sort keeps equal ones
+    in order), without those of a hidden axes (a full draw leaves a hidden axes' artists out)."""
+    shown = [a for a in artists if getattr(a, "axes", None) is None or a.axes.get_visible()]
+    return sorted(shown, key=lambda a: a.get_zorder())
 
 
 def interactive_figure(update, view: FigureView, controls: dict, **attributes):
