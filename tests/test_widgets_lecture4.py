@@ -218,6 +218,8 @@ def test_the_widget_redraws_its_one_figure_per_change():
     assert not widget.view.fig.axes[0].get_visible()
     rule.value = "k1"
     assert widget.view.fig.axes[0].get_visible() and widget.result["figure"] is widget.view.fig
+    shown = widget.view.image.value                      # the panels back, as drawn from scratch
+    assert shown == widget.view.render(full=True)
     assert plt.get_fignums() == []                      # figures pyplot never tracks
 
 
@@ -318,3 +320,19 @@ def test_map_dual_widget_follows_lambda_and_the_model(capsys):
 @pytest.mark.parametrize("control, value", [("log_lam", 1.0), ("model", "logistic")])
 def test_map_dual_widget_moves_redraw_in_place(control, value):
     assert_redraw_shows_a_new_picture(w4.map_dual_widget(), control, value)
+
+
+def test_the_builder_draws_its_whole_figure_only_when_panels_come_or_go():
+    # a move redraws the matrix, the colour bar, the bars and the eigenvalue axis over the
+    # kept background (and the axes that follow the number of points when it changes); the
+    # whole figure is drawn when the panels are hidden (no matrix) or shown again
+    widget = w4.kernel_builder(n=12)
+    base1, base2, rule, gamma, c, n = widget.children[:6]
+    draws = []
+    draw = widget.view.fig.canvas.draw
+    widget.view.fig.canvas.draw = lambda *a, **k: (draws.append(1), draw(*a, **k))
+    gamma.value, c.value, n.value, base2.value, rule.value = 3.0, 2.0, 30, "sigmoid", "product"
+    assert draws == []
+    base1.value, rule.value = "metric", "normalize"      # no matrix: the panels go
+    rule.value = "k1"                                    # and come back
+    assert draws == [1, 1]

@@ -149,3 +149,19 @@ def test_bandwidth_widget_bias_against_variance():
 ])
 def test_each_move_redraws_the_one_figure_in_place(build, control, value):
     assert_redraw_shows_a_new_picture(build(), control, value)
+
+
+def test_stepper_widget_moves_draw_no_whole_figure():
+    # a new path (a parameter, the loss) redraws the layer of its vertical range and its
+    # margins over the kept background; the figure is never drawn whole again (a new loss
+    # once cleared and drew it anew: the slowest move of the widgets' benchmark)
+    w = L.fgd_stepper_widget(loss="squared", n=12, gamma=1.0, eta=0.3, lam=0.05)
+    draws = []
+    draw = w.view.fig.canvas.draw
+    w.view.fig.canvas.draw = lambda *a, **k: (draws.append(1), draw(*a, **k))
+    for control, value in (("t", 12), ("loss", "hinge"), ("eta", 1.0), ("gamma", 10.0),
+                           ("lam", 0.0), ("loss", "squared"), ("t", 0)):
+        w.controls[control].value = value
+    assert draws == [] and w.view.renders == 8
+    margins = [line for line in w.view.axes.lines if line.get_linestyle() == "--"]
+    assert len(margins) == 2 and not any(m.get_visible() for m in margins)   # squared: no margins

@@ -6,22 +6,30 @@ along a path of several values (both ends of every slider, every option) and a f
 widget is moved straight to the same final values; both pictures must equal, up to
 anti-aliasing, the fresh widget's figure drawn anew from scratch at those values (so a
 background kept from the first state, as blitting keeps it, cannot hide in both). The pictures after the moves are saved in ``test-artifacts/widget-states/``.
+
+Every widget is also legible at the extremes of its controls (issue 22): each slider at
+its min and at its max, each option of a selection, one control at a time with the others
+at their defaults, the figure passes :func:`widget_checks.legibility_problems` and no
+line of the printed readout is longer than the readout width (so the page never breaks
+inside a number). Those pictures are saved in ``test-artifacts/widget-extremes/``.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from kernelcourse.widgets import widget_builders
+from kernelcourse.widgets import READOUT_WIDTH, widget_builders
 
 from widget_checks import legibility_problems
-from widget_paths import final_value, history
+from widget_paths import extremes, final_value, history
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "test-artifacts" / "widget-states"
+EXTREMES = ROOT / "test-artifacts" / "widget-extremes"
 
 BUILDERS = widget_builders()
 
@@ -101,6 +109,36 @@ def test_the_picture_depends_on_the_state_not_on_the_history(name, request):
     # legible at the final values: fonts >= 9 pt, nothing clipped or overlapping, every
     # axis labelled, no legend over the data
     assert legibility_problems(fresh.view.fig) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(BUILDERS))
+def test_the_picture_is_legible_at_both_ends_of_every_control(name, request):
+    if name == "lecture2.cost_widget":
+        request.getfixturevalue("deterministic_costs")
+    widget = BUILDERS[name]()
+    defaults = {key: c.value for key, c in widget.controls.items()}
+    problems = {}
+    EXTREMES.mkdir(parents=True, exist_ok=True)
+    try:
+        for key, control in widget.controls.items():
+            for value in extremes(control):
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    control.value = value
+                state = f"{key}={value}"
+                (EXTREMES / f"{name}.{state}.png").write_bytes(widget.view.image.value)
+                found = legibility_problems(widget.view.fig)
+                found += [f"the readout line {line!r} is longer than {READOUT_WIDTH} characters"
+                          for line in printed.getvalue().splitlines() if len(line) > READOUT_WIDTH]
+                if found:
+                    problems[state] = found
+                with contextlib.redirect_stdout(io.StringIO()):
+                    control.value = defaults[key]
+    finally:
+        if hasattr(widget, "costs"):
+            widget.costs.close()
+    assert problems == {}
 
 
 def test_every_lecture_of_1_to_6_has_its_widgets_found():

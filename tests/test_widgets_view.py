@@ -81,3 +81,26 @@ def test_show_puts_an_earlier_picture_back_without_drawing():
     draws = _count_draws(view.fig)
     assert view.show(first) == first and view.image.value == first
     assert draws == [] and view.renders == 3 and second != first
+
+
+def test_a_layer_is_kept_until_a_render_draws_it_anew():
+    view = FigureView(figsize=(3, 2))
+    ax = view.axes
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    moving, = ax.plot([0, 1], [0.2, 0.8], lw=2)
+    level = ax.axhline(0.5, color="k")
+    view.animate(moving)
+    view.animate(level, ax.yaxis, layer=True)
+    draws = _count_draws(view.fig)
+    first = view.render()
+    assert draws == [1]
+    moving.set_ydata([0.8, 0.2])                 # a move of the moving artist only
+    moved = view.render()
+    assert draws == [1] and moved != first
+    level.set_ydata([0.1, 0.1])                  # the layer changes: drawn anew, no full draw
+    ax.set_ylim(-1, 2)
+    relayered = view.render(layer=True)
+    assert draws == [1] and relayered != moved
+    assert relayered == view.render(full=True)   # the same picture as one drawn from scratch
+    assert draws == [1, 1]

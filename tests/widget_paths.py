@@ -1,7 +1,8 @@
 """Paths of control values for the widget tests and the widget benchmark.
 
 For every control of a widget: its two ends and a value inside (sliders), or each of
-its options (dropdowns, toggles, selection sliders), or both states (check boxes).
+its options (dropdowns, toggles, selection sliders), or both states (check boxes);
+:func:`extremes` lists the states the legibility test visits.
 """
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ def ends(control) -> list:
     if isinstance(control.value, bool):
         return [not control.value, control.value]
     raise TypeError(f"no ends for {type(control).__name__}")
+
+
+def extremes(control) -> list:
+    """The values the legibility test shows a control at, one at a time: a slider's two
+    ends, every option of a selection (dropdowns, toggles, selection sliders), a check
+    box's two states."""
+    if hasattr(control, "options"):
+        return _options(control)
+    return ends(control)
 
 
 def final_value(control):

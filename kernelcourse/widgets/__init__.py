@@ -86,6 +86,11 @@ class FigureView:
     blitting of matplotlib's animations). ``render(full=True)`` draws everything anew,
     for a move that changes what the background shows (axis limits, a colour bar).
 
+    Artists passed to ``animate(..., layer=True)`` move seldom (an axis whose limits follow
+    a parameter, and the lines placed on it): they are drawn over the background into a
+    second kept picture, which ``render(layer=True)`` draws anew (a move that changes
+    them) and any other render only pastes; the moving artists go on top of it.
+
     Attributes
     ----------
     fig, axes : the figure and its axes (one Axes or an array, as :func:`new_figure`)
@@ -103,30 +108,34 @@ class FigureView:
         self.dpi = dpi
         self._layout = layout
         self._moving: list = []
+        self._layer: list = []
         self._background = None
+        self._layer_background = None
         self._positions: dict = {}
         self.renders = 0
         # shown at the figure's own size (the widget would otherwise stretch it to the page)
         width = int(round(self.fig.get_figwidth() * dpi))
         self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
 
-    def animate(self, *artists) -> None:
-        """Mark ``artists`` as the moving ones (drawn on every render, over the background).
+    def animate(self, *artists, layer: bool = False) -> None:
+        """Mark ``artists`` as the moving ones (drawn on every render, over the background),
+        or with ``layer=True`` as the seldom moving ones (see the class).
 
         Call it before the first render, after :meth:`restart`, or with artists made
         since the last render (a new contour set): the background is kept, and an
         artist already drawn into it would stay there as a ghost.
         """
         for artist in artists:
-            if artist is not None and artist not in self._moving:
+            if artist is not None and artist not in self._moving and artist not in self._layer:
                 artist.set_animated(True)
-                self._moving.append(artist)
+                (self._layer if layer else self._moving).append(artist)
 
     def forget(self, artist) -> None:
         """Remove a moving artist from the figure (e.g. a contour replaced by a new one)."""
         if artist is not None:
-            if artist in self._moving:
-                self._moving.remove(artist)
+            for kept in (self._moving, self._layer):
+                if artist in kept:
+                    kept.remove(artist)
             artist.remove()
 
     def restart(self) -> None:
@@ -141,7 +150,9 @@ class FigureView:
             if ax in self._positions:
                 ax.set_position(self._positions[ax])
         self._moving.clear()
+        self._layer.clear()
         self._background = None
+        self._layer_background = None
 
     def show(self, png: bytes) -> bytes:
         """Show a picture :meth:`render` made earlier (kept by a widget whose moves come back
@@ -150,12 +161,18 @@ class FigureView:
         self.renders += 1
         return png
 
-    def render(self, full: bool = False) -> bytes:
-        """Draw the figure and show it: the Image's bytes are replaced, never removed."""
+    def render(self, full: bool = False, layer: bool = False) -> bytes:
+        """Draw the figure and show it: the Image's bytes are replaced, never removed.
+
+        ``full``: draw everything anew (background, layer, moving artists); ``layer``:
+        draw the seldom moving artists anew over the kept background.
+        """
         from PIL import Image
 
         canvas = self.fig.canvas
-        if full or self._background is None or not self._moving:
+        animated = self._moving + self._layer
+        anew = full or self._background is None or not animated
+        if anew:
             legible_fonts(self.fig)            # texts made since (a new legend) too
         if self._layout == "tight":
             self.fig.tight_layout()
@@ -163,14 +180,14 @@ class FigureView:
             self._layout = None
         if not self._positions:
             self._positions = {ax: ax.get_position(original=True) for ax in self.fig.axes}
-        if full or self._background is None or not self._moving:
+        if anew:
             # The background must hold none of the moving artists. Matplotlib leaves
             # animated artists out of a draw only where its containers filter them (an
             # axes' children, the figure's texts), not an axis label or a title drawn by
             # its axis or axes, whose old pixels would then stay under every new one:
             # make them all transparent while the background is drawn (not invisible: an
             # invisible title has no extent, and its axes would move it off the figure).
-            hidden = [(a, a.get_alpha()) for a in self._moving]
+            hidden = [(a, a.get_alpha()) for a in animated]
             for artist, _ in hidden:
                 artist.set_alpha(0.0)
             try:
@@ -179,10 +196,15 @@ class FigureView:
                 for artist, alpha in hidden:
                     artist.set_alpha(alpha)
             self._background = canvas.copy_from_bbox(self.fig.bbox)
-        else:
+            self._layer_background = None
+        if self._layer and (layer or self._layer_background is None):
             canvas.restore_region(self._background)
-        # in z-order, as a full draw would stack them (a stable sort keeps equal ones in order)
-        for artist in sorted(self._moving, key=lambda a: a.get_zorder()):
+            for artist in _drawn(self._layer):
+                self.fig.draw_artist(artist)
+            self._layer_background = canvas.copy_from_bbox(self.fig.bbox)
+        elif not anew:
+            canvas.restore_region(self._layer_background if self._layer else self._background)
+        for artist in _drawn(self._moving):
             self.fig.draw_artist(artist)
         buffer = io.BytesIO()
         Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",
@@ -191,6 +213,13 @@ class FigureView:
         self.image.value = png
         self.renders += 1
         return png
+
+
+def _drawn(artists) -> list:
+    """``artists`` in z-order, as a full draw would stack them (a stable sort keeps equal ones
+    in order), without those of a hidden axes (a full draw leaves a hidden axes' artists out)."""
+    shown = [a for a in artists if getattr(a, "axes", None) is None or a.axes.get_visible()]
+    return sorted(shown, key=lambda a: a.get_zorder())
 
 
 def interactive_figure(update, view: FigureView, controls: dict, **attributes):

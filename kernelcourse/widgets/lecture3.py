@@ -92,17 +92,18 @@ def plot_ridge_fits(fits, x, y, ax=None, title=None):
     """The data, the primal fit (solid) and the dual fit (dashed, on top).
 
     Returns the Axes; its ``lines[0]`` and ``lines[1]`` are the primal and the dual
-    fit, which :func:`ridge_lambda_widget` updates in place.
+    fit, which :func:`ridge_lambda_widget` updates in place. The legend stands beside
+    the axes, where no fit (however wild at a small ``lambda``) can run under it.
     """
     if ax is None:
-        _, ax = new_figure(figsize=(6.0, 3.4))
+        _, ax = new_figure(figsize=(7.5, 3.6))
     ax.scatter(np.ravel(x), y, s=18, c="k", zorder=3, label="data")
     ax.plot(fits["grid"][:, 0], fits["primal"], "-", lw=3, alpha=0.5, label=r"primal $\langle w, \phi(x)\rangle$")
     ax.plot(fits["grid"][:, 0], fits["dual"], "--", lw=1.5, label=r"dual $\sum_i \alpha_i k(x_i, x)$")
     ax.set_ylim(-2.5, 2.5)
     ax.set_xlabel("x")
     ax.set_ylabel("y")
-    ax.legend(fontsize=9, loc="upper left")
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     if title:
         ax.set_title(title, fontsize=10)
     return ax
@@ -128,12 +129,13 @@ def ridge_lambda_widget(degree=9, n=15, log_lam=-2.0):
                                  description="log10 lam"),
         "degree": W.IntSlider(value=degree, min=1, max=15, description="degree"),
     }
-    view = FigureView(figsize=(6.0, 3.4))
+    view = FigureView(figsize=(7.5, 3.6))
 
     def update(log_lam, degree):
         lam = 10.0 ** log_lam
         fits = ridge_fits(x, y, lam, degree=degree)
-        title = (f"lambda = {lam:.2g}: ||w|| = {fits['norm_w']:.3g}, train RMSE {fits['train_rmse']:.3f}, "
+        # two lines at every lambda, so the first render's layout leaves room for both
+        title = (f"lambda = {lam:.2g}: ||w|| = {fits['norm_w']:.3g}, train RMSE {fits['train_rmse']:.3f}\n"
                  f"max |primal - dual| = {fits['max_difference']:.1e}")
         ax = view.axes
         if not ax.lines:

@@ -319,17 +319,31 @@ def kernel_builder(n=20, seed=0):
     wide = Layout(width="480px")
     style = {"description_width": "70px"}
     view = FigureView(1, 2, figsize=(9, 3.4), layout=None)
-    view.fig.subplots_adjust(left=0.05, right=0.97, bottom=0.15, top=0.8, wspace=0.3)
+    # room between the colour bar's label and the eigenvalue panel's tick labels for any
+    # colour scale (negative entries widen the colour bar's tick labels)
+    view.fig.subplots_adjust(left=0.05, right=0.97, bottom=0.15, top=0.8, wspace=0.45)
+
+    drawn = {}
 
     def show(base1, base2, rule, gamma, c, n):
         built = build_kernel(base1, base2, rule, gamma, c)
         report = gram_report(built, demo_points(n, seed))
         if len(view.fig.axes) == 2 and report["K"] is not None:
             plot_report(report, built.formula, axes=view.axes, n_max=controls["n"].max)
+            ax1, ax2, colourbar = view.fig.axes
+            # drawn on every move: the matrix, the colour bar (its scale follows the matrix),
+            # the bars and the eigenvalue axis, the title; a layer: the axes that follow the
+            # number of points; the background: frames, panel titles
+            view.animate(ax1.images[0], colourbar, *ax2.patches, *ax2.lines, ax2.yaxis,
+                         view.fig._suptitle)
+            view.animate(ax1.xaxis, ax1.yaxis, ax2.xaxis, layer=True)
         elif len(view.fig.axes) > 2:
             update_report(view.fig, report, built.formula)
         if len(view.fig.axes) > 2:                   # nothing to show before a first matrix
-            view.render(full=True)
+            shown = report["K"] is not None
+            # panels shown or hidden: drawn anew; a new number of points: the layer anew
+            view.render(full=drawn.get("shown") != shown, layer=drawn.get("n") != n)
+            drawn.update(shown=shown, n=n)
         print(report["verdict"])
         return dict(report, figure=view.fig if report["K"] is not None else None)
 

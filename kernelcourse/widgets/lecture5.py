@@ -113,12 +113,14 @@ def step_view(path, t, grid=None):
 
 
 def _step_title(view, loss):
+    """Two lines at every step (the figure's top margin holds two): the example, then
+    what the step did."""
     if view["t"] == 0:
-        return "t = 0: f = 0, no bumps yet"
+        return "t = 0: f = 0\nno bumps yet"
     what = (f"added {view['coefficient']:+.3f} K(x_t, .)" if view["added"]
             else "no margin error: nothing added, only shrinking")
     return (f"t = {view['t']}: x_t = {view['x_t']:.2f}, y_t = {view['y_t']:+.2f}, "
-            f"f(x_t) = {view['prediction']:+.2f}; {what}")
+            f"f(x_t) = {view['prediction']:+.2f}\n{what}")
 
 
 def plot_step(view, path, ax=None):
@@ -126,27 +128,31 @@ def plot_step(view, path, ax=None):
 
     Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
     (pyplot does not track it). Returns a dict of the artists :func:`update_step` moves
-    to another step: ``bumps`` (one line per example of the path, unused ones empty),
-    ``f``, ``seen`` (the examples), ``mark`` (the line at ``x_t``) and ``ax``. The
-    vertical range covers every step of the path, so stepping never rescales it.
+    to another step or path: ``bumps`` (one line per example of the path, unused ones
+    empty), ``f``, ``seen`` (the examples), ``mark`` (the line at ``x_t``), ``zero`` and
+    ``margins`` (the lines at 0 and at +-1, the latter shown for the hinge loss only) and
+    ``ax``. The vertical range covers every step of the path (:func:`step_ylim`), so
+    stepping never rescales it. The legend stands beside the axes, never over the curves.
     """
     if ax is None:
-        _, ax = new_figure(figsize=(7.5, 3.6))
+        _, ax = new_figure(figsize=(9.0, 3.6))
     grid = view["grid"]
     n = len(path["functions"]) - 1
-    artists = {"ax": ax, "bumps": [ax.plot([], [], lw=0.8, color="#9ecae1")[0] for _ in range(n)]}
+    artists = {"ax": ax, "bumps": [ax.plot([], [], lw=0.8, color="#9ecae1",
+                                           label=r"bumps $\alpha_i K(x_i, \cdot)$" if i == 0 else None)[0]
+                                   for i in range(n)]}
     artists["f"], = ax.plot(grid, view["f"], lw=2.2, color="k", label="f_t = sum of the bumps")
     artists["seen"] = ax.scatter([], [], s=25, color="#d94801", zorder=3, label="examples seen")
-    artists["mark"] = ax.axvline(0.0, color="#d94801", ls=":", lw=1)
-    if path["loss"] == "hinge":
-        for level in (-1.0, 1.0):
-            ax.axhline(level, color="grey", ls="--", lw=0.6)
-    ax.axhline(0.0, color="grey", lw=0.6)
+    artists["mark"] = ax.axvline(0.0, color="#d94801", ls=":", lw=1, label="x_t")
+    artists["margins"] = [ax.axhline(level, color="grey", ls="--", lw=0.6,
+                                     label="margins f = +-1 (hinge)" if level > 0 else None)
+                          for level in (-1.0, 1.0)]
+    artists["zero"] = ax.axhline(0.0, color="grey", lw=0.6)
     ax.set_xlim(grid[0], grid[-1])
     ax.set_ylim(*step_ylim(path, grid))
     ax.set_xlabel("x")
     ax.set_ylabel("f(x) and its bumps")
-    ax.legend(loc="upper right", fontsize=9, framealpha=0.6)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=9)
     update_step(artists, view, path)
     return artists
 
@@ -176,6 +182,8 @@ def update_step(artists, view, path):
     artists["seen"].set_facecolors(colours)
     artists["seen"].set_edgecolors(colours)
     artists["mark"].set_xdata([view["x_t"]] * 2 if t >= 1 else [np.nan] * 2)
+    for line in artists.get("margins", ()):
+        line.set_visible(path["loss"] == "hinge")
     artists["ax"].set_title(_step_title(view, path["loss"]), fontsize=9)
     return artists
 
@@ -185,8 +193,10 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
 
     Controls: ``t`` (the step), ``loss`` (hinge, squared), ``gamma`` of the RBF kernel
     ``exp(-gamma ||x - z||^2)``, the step ``eta`` and ``lam``. The path is recomputed
-    and the figure drawn anew when a parameter changes; moving ``t`` only moves the
-    bumps, ``f`` and the examples in place.
+    when a parameter changes. The frame, the x axis and the legend are drawn once; the
+    vertical axis and the lines at 0 and +-1 form a layer drawn anew only when the path
+    changes (a parameter or the loss); moving ``t`` only moves the bumps, ``f``, the
+    examples and the title in place. No move draws the whole figure.
 
     Returns
     -------
@@ -204,28 +214,35 @@ def fgd_stepper_widget(loss="hinge", n=12, gamma=1.0, eta=0.5, lam=0.05, random_
         "lam": W.FloatSlider(value=lam, min=0.0, max=0.5, step=0.01, description="lam"),
     }
     cache = {}
-    fig_view = FigureView(figsize=(7.5, 3.6))
+    # fixed margins, not a layout of the first state: the room for the y tick labels of
+    # every path's range (a diverging one reaches -50), the two-line title and the legend
+    fig_view = FigureView(figsize=(9.0, 3.6), layout=None)
+    fig_view.fig.subplots_adjust(left=0.08, right=0.76, bottom=0.14, top=0.84)
     artists = {}
 
     def update(t, loss, gamma, eta, lam):
         key = (loss, gamma, eta, lam)
-        full = key not in cache
-        if full:
+        if key not in cache:                         # the path of these parameters, once
             cache.clear()
             X, y = stepper_data(loss, n, random_state)
-            cache[key] = fgd_path(RBF(gamma), X, y, loss, eta, lam)
-        path = cache[key]
+            path = fgd_path(RBF(gamma), X, y, loss, eta, lam)
+            cache[key] = path, step_ylim(path, np.linspace(-3.5, 3.5, 200))
+        path, ylim = cache[key]
         view = step_view(path, t)
-        if full and artists.get("loss") == loss:     # same drawing, a new vertical range
-            fig_view.axes.set_ylim(*step_ylim(path, view["grid"]))
-        elif full:                                   # the hinge's margins come or go
-            fig_view.restart()
-            artists.clear()
-            artists.update(plot_step(view, path, ax=fig_view.axes), loss=loss)
+        ax = fig_view.axes
+        if not artists:
+            artists.update(plot_step(view, path, ax=ax))
+            # the background (frame, x axis, legend) is drawn once; what a path fixes (its
+            # vertical range, the hinge loss's margins or none) is a layer over it, drawn
+            # anew when the parameters move; a step moves only the bumps, f, the examples
             fig_view.animate(*artists["bumps"], artists["f"], artists["seen"], artists["mark"],
-                             fig_view.axes.title)
+                             ax.title)
+            fig_view.animate(*artists["margins"], artists["zero"], ax.yaxis, layer=True)
+        new_path = artists.get("key") != key
+        artists["key"] = key
+        ax.set_ylim(*ylim)
         update_step(artists, view, path)
-        fig_view.render(full=full)
+        fig_view.render(layer=new_path)
         view.update({"path": path, "figure": fig_view.fig})
         return view
 
@@ -352,18 +369,20 @@ def plot_bandwidth(result, gamma, ax=None, n_shown=15):
     Without ``ax``, draws on a new figure from :func:`~kernelcourse.widgets.new_figure`
     (pyplot does not track it). Returns the Axes; its first ``n_shown`` lines are the
     fits and the next one their mean, which :func:`bandwidth_widget` moves in place.
+    The legend stands beside the axes.
     """
     if ax is None:
-        _, ax = new_figure(figsize=(6.5, 3.4))
+        _, ax = new_figure(figsize=(8.0, 3.4))
     grid = result["grid"]
-    for fit in result["fits"][:n_shown]:
-        ax.plot(grid, fit, lw=0.6, color="#bdbdbd")
+    for i, fit in enumerate(result["fits"][:n_shown]):
+        ax.plot(grid, fit, lw=0.6, color="#bdbdbd", label="fits to resampled data" if i == 0 else None)
     ax.plot(grid, result["fits"].mean(axis=0), lw=2.2, color="#3182bd", label="mean fit")
     ax.plot(grid, result["truth"], "k--", lw=1.2, label="sin(2 pi x)")
     ax.set_ylim(-2.0, 2.0)
     ax.set_xlabel("x")
     ax.set_ylabel("fitted f(x)")
-    ax.legend(loc="upper right", fontsize=9)
+    # beside the axes: at a large gamma the fits fill the whole box
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=9)
     ax.set_title(_bandwidth_title(result, gamma), fontsize=10)
     return ax
 
@@ -388,7 +407,7 @@ def bandwidth_widget(gamma=10.0, lam=0.01, n=30, n_datasets=30, n_shown=15):
         "gamma": W.FloatLogSlider(value=gamma, base=10, min=-1, max=3, step=0.25, description="gamma"),
         "lam": W.FloatLogSlider(value=lam, base=10, min=-4, max=0, step=0.5, description="lam"),
     }
-    view = FigureView(figsize=(6.5, 3.4))
+    view = FigureView(figsize=(8.0, 3.4))
 
     def update(gamma, lam):
         result = rkhs.bandwidth_bias_variance(RBF(gamma), lam=lam, n=n, n_datasets=n_datasets)
