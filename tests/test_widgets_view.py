@@ -104,3 +104,43 @@ def test_a_layer_is_kept_until_a_render_draws_it_anew():
     assert draws == [1] and relayered != moved
     assert relayered == view.render(full=True)   # the same picture as one drawn from scratch
     assert draws == [1, 1]
+
+
+def test_scenes_keep_a_figure_each_and_coming_back_draws_none_whole():
+    view = FigureView(figsize=(3, 2))
+    first = view.fig
+    assert view.use("a") and view.fig is first            # the first scene adopts the figure
+    line_a, = view.axes.plot([0, 1], [0, 1], "b-")
+    view.animate(line_a)
+    a_png = view.render()
+    assert view.use("b") and view.fig is not first         # a new scene: a new, empty figure
+    assert len(view.axes.lines) == 0
+    line_b, = view.axes.plot([0, 1], [1, 0], "r-")
+    view.animate(line_b)
+    hidden = view.render(show=False)                      # drawn ahead, not shown, not counted
+    assert view.image.value == a_png and view.renders == 1 and hidden != a_png
+    draws = [_count_draws(first), _count_draws(view.fig)]
+    assert not view.use("a") and view.fig is first and list(view.axes.lines) == [line_a]
+    assert view.render() == a_png
+    assert not view.use("b")
+    assert view.render() == hidden and view.renders == 3
+    assert draws == [[], []]                               # no figure drawn whole again
+    assert not view.use("b")                               # the same scene: nothing changes
+    assert plt.get_fignums() == []
+
+
+def test_map_dual_widget_moves_between_models_without_a_full_draw():
+    from kernelcourse.widgets import lecture4
+
+    w = lecture4.map_dual_widget()
+    start = w.view.image.value
+    figures = {}
+    for model in ("logistic", "linear"):
+        w.controls["model"].value = model
+        figures[model] = w.view.fig
+    draws = [_count_draws(fig) for fig in figures.values()]
+    w.controls["model"].value = "logistic"
+    w.controls["log_lam"].value = 1.0
+    w.controls["model"].value = "linear"
+    w.controls["log_lam"].value = 0.0
+    assert draws == [[], []] and w.view.image.value == start

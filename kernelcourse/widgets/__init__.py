@@ -102,20 +102,53 @@ class FigureView:
                  layout: str | None = "tight", **subplot_kw):
         import ipywidgets as W
 
-        self.fig, self.axes = new_figure(nrows, ncols, figsize=figsize, **subplot_kw)
-        self.fig.set_dpi(dpi)
-        self.fig.patch.set_facecolor("white")
         self.dpi = dpi
+        self._shape = (nrows, ncols, figsize, layout, subplot_kw)
+        self._scenes: dict = {}
+        self._scene, self._adopted = None, False
+        self._new_scene()
+        self.renders = 0
+        # shown at the figure's own size (the widget would otherwise stretch it to the page)
+        width = int(round(self.fig.get_figwidth() * dpi))
+        self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
+
+    _SCENE_STATE = ("fig", "axes", "_layout", "_moving", "_layer", "_background",
+                    "_layer_background", "_positions")
+
+    def _new_scene(self) -> None:
+        nrows, ncols, figsize, layout, subplot_kw = self._shape
+        self.fig, self.axes = new_figure(nrows, ncols, figsize=figsize, **subplot_kw)
+        self.fig.set_dpi(self.dpi)
+        self.fig.patch.set_facecolor("white")
         self._layout = layout
         self._moving: list = []
         self._layer: list = []
         self._background = None
         self._layer_background = None
         self._positions: dict = {}
-        self.renders = 0
-        # shown at the figure's own size (the widget would otherwise stretch it to the page)
-        width = int(round(self.fig.get_figwidth() * dpi))
-        self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
+
+    def use(self, key) -> bool:
+        """Draw from now on on the figure of scene ``key``; True when it is new (empty: build
+        its artists), False when it was made before (its artists and backgrounds are kept).
+
+        For a control that changes the whole drawing (another model, other panels): each of
+        its values gets a figure of its own, drawn whole once; coming back to a value is then
+        a render like any other, never a new full draw. ``image`` and ``renders`` are shared.
+        The first call adopts the figure made with the view.
+        """
+        if key == self._scene:
+            return False
+        if self._scene is None and not self._adopted:   # the figure made with the view
+            self._scene, self._adopted = key, True
+            return True
+        self._scenes[self._scene] = {name: getattr(self, name) for name in self._SCENE_STATE}
+        self._scene = key
+        if key in self._scenes:
+            for name, value in self._scenes.pop(key).items():
+                setattr(self, name, value)
+            return False
+        self._new_scene()
+        return True
 
     def animate(self, *artists, layer: bool = False) -> None:
         """Mark ``artists`` as the moving ones (drawn on every render, over the background),
@@ -161,11 +194,13 @@ class FigureView:
         self.renders += 1
         return png
 
-    def render(self, full: bool = False, layer: bool = False) -> bytes:
+    def render(self, full: bool = False, layer: bool = False, show: bool = True) -> bytes:
         """Draw the figure and show it: the Image's bytes are replaced, never removed.
 
         ``full``: draw everything anew (background, layer, moving artists); ``layer``:
-        draw the seldom moving artists anew over the kept background.
+        draw the seldom moving artists anew over the kept background; ``show=False``: draw
+        (and keep the backgrounds) without showing it or counting a render, e.g. a scene
+        of :meth:`use` drawn ahead of the move that will show it.
         """
         from PIL import Image
 
@@ -210,8 +245,9 @@ class FigureView:
         Image.fromarray(np.asarray(canvas.buffer_rgba())).save(buffer, format="png",
                                                                compress_level=1)
         png = buffer.getvalue()
-        self.image.value = png
-        self.renders += 1
+        if show:
+            self.image.value = png
+            self.renders += 1
         return png
 
 

@@ -542,21 +542,28 @@ def map_dual_widget(model="linear", log_lam=0.0, sigma=0.5):
     view = FigureView(1, 2, figsize=(10, 3.8))
     artists: dict = {}
 
-    def update(model, log_lam):
+    def draw(model, log_lam, show=True):
         X, y = points[model]
         data = map_dual_data(model, X, y, 10.0 ** log_lam, sigma)
-        if artists.get("model") != model:
-            view.restart()
-            artists.clear()
-            artists.update(plot_map_dual(data, X, y, axes=view.axes), model=model)
-            view.animate(artists["primal"], artists["dual"], *artists["bars"], artists["identity"],
+        if view.use(model):            # each model its own figure, drawn whole once
+            drawn = artists[model] = plot_map_dual(data, X, y, axes=view.axes)
+            view.animate(drawn["primal"], drawn["dual"], *drawn["bars"], drawn["identity"],
                          *(ax.title for ax in view.axes))
-        update_map_dual(artists, data)
-        view.render()
+        update_map_dual(artists[model], data)
+        view.render(show=show)
+        return data
+
+    def update(model, log_lam):
+        data = draw(model, log_lam)
         print(f"largest |X^T alpha - w| = {np.abs(data['w_from_alpha'] - data['w']).max():.1e}; "
               f"largest |alpha_i| = {np.abs(data['alpha']).max():.3g}, smallest = "
               f"{np.abs(data['alpha']).min():.3g} (none is 0)")
         data["figure"] = view.fig
         return data
 
-    return interactive_figure(update, view, controls)
+    widget = interactive_figure(update, view, controls)
+    for other in MAP_MODELS:           # the other models' figures drawn now, not on a move
+        if other != model:
+            draw(other, log_lam, show=False)
+    view.use(model)
+    return widget
