@@ -144,3 +144,23 @@ def test_map_dual_widget_moves_between_models_without_a_full_draw():
     w.controls["model"].value = "linear"
     w.controls["log_lam"].value = 0.0
     assert draws == [[], []] and w.view.image.value == start
+
+
+def test_the_legibility_check_wants_a_legend_for_series_that_look_different():
+    from kernelcourse.widgets import new_figure
+    from widget_checks import legibility_problems
+
+    fig, ax = new_figure(figsize=(4, 3))
+    x = np.linspace(0, 1, 5)
+    for k in range(4):                                    # four fits of one look: one kind
+        ax.plot(x, x * k, color="0.6", lw=0.8)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    fig.subplots_adjust(left=0.2, bottom=0.2, right=0.6)
+    assert legibility_problems(fig) == []
+    ax.plot(x, 1 - x, "r--")                              # a second kind, not told apart
+    assert any("2 kinds of series and no legend" in p for p in legibility_problems(fig))
+    ax.lines[0].set_label("fits")
+    ax.lines[-1].set_label("truth")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    assert not any("series" in p for p in legibility_problems(fig))

@@ -120,6 +120,7 @@ def legibility_problems(fig, min_points=9.0):
                 covered += int(inside.sum())
             if covered:
                 problems.append(f"the legend of axes {ax.get_title()!r} covers {covered} data points")
+    problems += _series_without_legend(fig)
     # a legend's box over a text that is not its own (an axis label under a legend)
     for ax in fig.axes:
         legend = ax.get_legend()
@@ -143,4 +144,34 @@ def legibility_problems(fig, min_points=9.0):
                 inter_h = min(abox.y1, bbox.y1) - max(abox.y0, bbox.y0)
                 if inter_w > 1.5 and inter_h > 1.5:
                     problems.append(f"texts {a.get_text()!r} and {b.get_text()!r} overlap")
+    return problems
+
+
+def _series_without_legend(fig):
+    """Axes that show more than one kind of series (lines or point clouds that look different:
+    another colour, line style or marker) with no legend to tell them apart, on the axes or
+    on the figure. Many lines of one look (the thin fits of resampled data) are one kind."""
+    from matplotlib.collections import PathCollection
+    from matplotlib.colors import to_hex
+    from matplotlib.lines import Line2D
+
+    problems = []
+    figure_legend = any(leg.get_visible() for leg in fig.legends)
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.axison or hasattr(ax, "_colorbar"):
+            continue
+        looks = set()
+        for artist in ax.get_children():
+            if not artist.get_visible() or artist.get_alpha() == 0:
+                continue
+            if isinstance(artist, Line2D) and len(artist.get_xydata()) >= 2 \
+                    and artist.get_linestyle() not in ("None", "", " ", "none"):
+                looks.add(("line", to_hex(artist.get_color()), artist.get_linestyle(),
+                           artist.get_marker()))
+            elif isinstance(artist, PathCollection) and len(artist.get_offsets()) >= 2:
+                looks.add(("points",))
+        legend = ax.get_legend()
+        if len(looks) > 1 and not figure_legend and (legend is None or not legend.get_visible()):
+            problems.append(f"axes {ax.get_title()!r} shows {len(looks)} kinds of series "
+                            f"and no legend")
     return problems
