@@ -162,7 +162,9 @@ def grader_objects() -> dict[int, tuple[str, object]]:
 def _find_grader_objects() -> dict[int, tuple[str, object]]:
     import types
 
-    from . import question as model, questions
+    from . import questions
+
+    builder = __name__.rsplit(".", 1)[0] + ".question"   # where choice_parts builds references
 
     found = {id(questions.get_question): ("kernelcourse.grading.get_question",
                                           questions.get_question),
@@ -172,7 +174,7 @@ def _find_grader_objects() -> dict[int, tuple[str, object]]:
         ref = q.reference
         # the question modules' own references, and those that choice_parts builds for them
         home = getattr(ref, "__module__", "") or ""
-        if home.startswith(questions.__name__) or home == model.__name__:
+        if home.startswith(questions.__name__) or home == builder:
             found[id(ref)] = (f"the grader's reference answer to {q.id}", ref)
         for diagnosis in getattr(q, "diagnoses", None) or ():
             mistake = getattr(diagnosis, "mistake", None)
