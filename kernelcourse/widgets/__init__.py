@@ -105,7 +105,7 @@ class FigureView:
         self.dpi = dpi
         self._shape = (nrows, ncols, figsize, layout, subplot_kw)
         self._scenes: dict = {}
-        self._scene, self._adopted = None, False
+        self._scene = None                     # no scene named yet (see use)
         self._new_scene()
         self.renders = 0
         # shown at the figure's own size (the widget would otherwise stretch it to the page)
@@ -138,8 +138,8 @@ class FigureView:
         """
         if key == self._scene:
             return False
-        if self._scene is None and not self._adopted:   # the figure made with the view
-            self._scene, self._adopted = key, True
+        if self._scene is None:                # the first call: the figure made with the view
+            self._scene = key
             return True
         self._scenes[self._scene] = {name: getattr(self, name) for name in self._SCENE_STATE}
         self._scene = key

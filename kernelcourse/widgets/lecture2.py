@@ -274,10 +274,9 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST
     if not 2 <= fit <= len(sizes):
         raise ValueError(f"fit must be between 2 and the number of sizes ({len(sizes)}); got fit={fit}")
     out = {"way": way, "vary": vary, "fixed": dict(fixed), "sizes": np.array(sizes, dtype=float),
-           "seconds": [], "bytes": [], "operations": [], "memory": []}
+           "seconds": [math.inf] * len(sizes), "bytes": [None] * len(sizes),
+           "operations": [], "memory": []}
     repeats = max(1, int(repeats))
-    out["seconds"] = [math.inf] * len(sizes)
-    out["bytes"] = [None] * len(sizes)
     for round_ in range(repeats):
         for i, s in enumerate(sizes):
             t, m = sgd.measure_way(way, repeats=1, clock=clock, min_total=min_total / repeats,

@@ -341,14 +341,15 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
             plot_budget(rows, budget, loss, axes=axes)
             view.animate(axes[0].lines[1], axes[1].lines[1], axes[0].title)
         row = rows[budget]
-        terms = [r["n_terms"] for r in rows]
-        for ax, key in ((axes[0], "score"), (axes[1], "time_ratio")):
-            ax.lines[1].set_data([row["n_terms"]], [row[key]])
-            if shown and full:                        # the same drawing, moved to the new runs
+        panels = ((axes[0], "score"), (axes[1], "time_ratio"))
+        for ax, key in panels:              # the ring first: no point of the state before
+            ax.lines[1].set_data([row["n_terms"]], [row[key]])     # takes part in a rescale
+        if shown and full:                  # the same drawing, moved to the new runs
+            terms = [r["n_terms"] for r in rows]
+            for ax, key in panels:
                 ax.lines[0].set_data(terms, [r[key] for r in rows])
-                ax.relim()      # after the ring moved: no point of the state before counts
+                ax.relim()
                 ax.autoscale_view()
-        if shown and full:
             axes[0].set_ylabel("test accuracy" if loss == "hinge" else "test mean squared error")
         shown["rows"] = rows
         axes[0].set_title(f"budget {_budget_label(row)}", fontsize=10)
