@@ -42,6 +42,9 @@ class Case:
     args: tuple = ()
     kwargs: dict = field(default_factory=dict)
     label: str = ""
+    #: True for a case of the question's fixed set (:attr:`Question.fixed_cases`): the same in
+    #: every run, chosen to expose a named mistake or an edge case; False for a drawn case
+    fixed: bool = False
 
     def __post_init__(self):
         if not isinstance(self.args, tuple):
@@ -229,6 +232,10 @@ class Question:
     section: str = ""
     hints: tuple = ()
     constraints: list = field(default_factory=list)
+    #: ``fixed_cases() -> list[Case]``: the cases graded in every run, whatever the seed, before
+    #: the drawn ones; each exposes a mistake the question names or an edge case where wrong
+    #: answers hide (a rounding boundary, opposite directions, enough points for a PSD test)
+    fixed_cases: Callable | None = None
 
     def __post_init__(self):
         if not isinstance(self.id, str) or not _ID_PATTERN.match(self.id):
@@ -240,6 +247,9 @@ class Question:
             raise ValueError(f"{self.id}: points must be a positive number; got {self.points!r}")
         if not callable(self.reference) or not callable(self.cases):
             raise TypeError(f"{self.id}: reference and cases must be callables")
+        if self.fixed_cases is not None and not callable(self.fixed_cases):
+            raise TypeError(f"{self.id}: fixed_cases must be a callable of no argument; "
+                            f"got {type(self.fixed_cases).__name__}")
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
         self.hints = tuple(self.hints)
@@ -266,10 +276,18 @@ class Question:
 
         return {**forbidden_objects(self.forbidden), **grader_objects()}
 
-    def make_cases(self, seed: int) -> list[Case]:
-        """The cases drawn from ``numpy.random.default_rng(seed)``."""
-        raw = self.cases(np.random.default_rng(seed))
+    def make_fixed_cases(self) -> list[Case]:
+        """The question's fixed cases (the same in every run), each marked ``fixed``."""
+        raw = self.fixed_cases() if self.fixed_cases is not None else []
         cases = [c if isinstance(c, Case) else Case(args=c) for c in raw]
+        for case in cases:
+            case.fixed = True
+        return cases
+
+    def make_cases(self, seed: int) -> list[Case]:
+        """The fixed cases, then the cases drawn from ``numpy.random.default_rng(seed)``."""
+        raw = self.cases(np.random.default_rng(seed))
+        cases = self.make_fixed_cases() + [c if isinstance(c, Case) else Case(args=c) for c in raw]
         if not cases:
             raise ValueError(f"{self.id}: cases() returned no case")
         return cases
