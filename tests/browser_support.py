@@ -501,7 +501,7 @@ class LabBrowser:
     """
 
     def __init__(self, playwright, server: LabServer, executable: str, profile_dir: Path,
-                 timeout: float = 300.0, move_timeout: float = 10.0):
+                 timeout: float = 300.0, move_timeout: float = 60.0):
         # ``timeout`` bounds waits that only a broken notebook runs into: lecture 6 runs in
         # ~20 s in the lab on a quiet machine, but took over 90 s under a load of 5 on 2 cores
         self.server = server
