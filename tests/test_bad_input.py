@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pytest
 
-from kernelcourse import (chunked_ridge, datasets, dual, feature_space, features, gradient_descent,
+from kernelcourse import (chunked_ridge, cost_model, datasets, dual, feature_space, features, gradient_descent,
                           kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
 from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
@@ -313,7 +313,7 @@ ENTRIES = [
     ("sgd.sgd_features_on_the_fly", sgd.sgd_features_on_the_fly,
      dict(X=X, y=y_lab, feature_map=features.quadratic_map, indices=idx), ["X", "y", "indices"]),
     ("sgd.dual_sgd_step", sgd.dual_sgd_step, dict(u=a, i=2, k_row=K[2], y_i=1.0), ["u", "k_row"]),
-    ("sgd.growth_exponent", sgd.growth_exponent, dict(sizes=[10.0, 20.0, 40.0], values=[1.0, 4.1, 15.0]),
+    ("cost_model.growth_exponent", cost_model.growth_exponent, dict(sizes=[10.0, 20.0, 40.0], values=[1.0, 4.1, 15.0]),
      ["sizes", "values"]),
     ("sgd.KernelSGD.fit", _fit_predict(sgd.KernelSGD, kernel=RBF05, n_iter=30, random_state=0),
      dict(X=X, y=y_lab), ["X", "y"]),
@@ -478,18 +478,18 @@ SCALARS = [
      dict(kernel=RBF05, way="gram", loss="logistic", alpha=0.1, n_iter=30, n_components=10, random_state=0),
      dict(kernel="kernel", way="choice", loss="choice", alpha="positive", n_iter="count", n_components="count",
           random_state="seed")),
-    ("sgd.predicted_cost", sgd.predicted_cost, dict(way="gram", n=10, d=2, D=5, T=20),
+    ("cost_model.predicted_cost", cost_model.predicted_cost, dict(way="gram", n=10, d=2, D=5, T=20),
      dict(way="choice", n="count", d="count", D="count", T="count")),
-    ("sgd.format_cost_table", sgd.format_cost_table, dict(n=10, d=2, D=5, T=20),
+    ("cost_model.format_cost_table", cost_model.format_cost_table, dict(n=10, d=2, D=5, T=20),
      dict(n="count", d="count", D="count", T="count")),
-    ("sgd.measure_way", sgd.measure_way,
+    ("cost_model.measure_way", cost_model.measure_way,
      dict(way="gram", n=10, d=2, D=4, T=10, repeats=1, random_state=0, clock="cpu"),
      dict(way="choice", n="count", d="count", D="count", T="count", repeats="count", random_state="seed",
           clock="choice")),
-    ("sgd.time_demo", sgd.time_demo,
+    ("cost_model.time_demo", cost_model.time_demo,
      dict(ways=("gram", "kernel"), n=20, gamma=10.0, alpha=0.1, repeats=1, random_state=0),
      dict(n="count", gamma="positive", alpha="positive", repeats="count", random_state="seed")),
-    ("sgd.lecture_demo", lambda **kw: sgd.lecture_demo(**kw)[1:],
+    ("cost_model.lecture_demo", lambda **kw: cost_model.lecture_demo(**kw)[1:],
      dict(way="gram", n=20, gamma=10.0, alpha=0.1, n_iter=40, random_state=0),
      dict(way="choice", n="count", gamma="positive", alpha="positive", n_iter="count", random_state="seed")),
     # random features
@@ -729,14 +729,14 @@ NOT_SWEPT = {
     "perceptron.PerceptronRun": "a result record (dataclass) that dual_perceptron returns",
     "rkhs.Functional": "a record of a name and two callables, made by the functional factories (swept)",
     "rkhs.squared_norm": "takes no argument",
-    "sgd.cost_table": "takes no argument",
-    "sgd.demo_timing_report": "formats the record time_demo returns (swept), beside fixed labels",
+    "cost_model.cost_table": "takes no argument",
+    "cost_model.demo_timing_report": "formats the record time_demo returns (swept), beside fixed labels",
     "svm.SMORun": "a result record (dataclass) that smo and smo_kernel return",
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
     "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
 }
 
-MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "random_features", "ridge",
+MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "cost_model", "random_features", "ridge",
                 "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
                 "chunked_ridge", "svm"]
 
@@ -807,7 +807,7 @@ PSD_ARGS = {("ridge.dual_ridge", "K"), ("dual.map_linear_dual", "K"), ("dual.map
 # Integer arrays (indices, permutations): float32 is no valid variant of them.
 INT_ARGS = {"indices", "order"}
 # Results that hold timings or memory peaks: the valid variants are only checked to run.
-TIMED = {"features.time_all_subsets", "sgd.measure_way", "sgd.time_demo", "scaling.measure_exact", "rkhs.budget_tradeoff"}
+TIMED = {"features.time_all_subsets", "cost_model.measure_way", "cost_model.time_demo", "scaling.measure_exact", "rkhs.budget_tradeoff"}
 
 
 def _indefinite(v):

@@ -65,14 +65,14 @@ def assert_same_picture(a: bytes, b: bytes, what: str) -> None:
 def deterministic_costs(monkeypatch):
     """Lecture 2's cost widget draws measured times: here they are a fixed function of the
     sizes, measured in this process, so two widgets measure the same."""
-    from kernelcourse import sgd
+    from kernelcourse import cost_model
     from kernelcourse.widgets import lecture2
 
     def fake_measure(way, repeats=1, clock="cpu", min_total=0.0, memory=True, **size):
-        ops, mem = sgd.predicted_cost(way, **size)
+        ops, mem = cost_model.predicted_cost(way, **size)
         return 1e-9 * ops + 1e-4, 8.0 * mem + 1000.0
 
-    monkeypatch.setattr(sgd, "measure_way", fake_measure)
+    monkeypatch.setattr(cost_model, "measure_way", fake_measure)
     monkeypatch.setattr(lecture2, "DEFAULT_COST_PROCESSES", 0, raising=False)
 
 

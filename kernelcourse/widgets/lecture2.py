@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from kernelcourse import random_features as rf
-from kernelcourse import sgd
+from kernelcourse import cost_model, sgd
 from kernelcourse._validation import check_positive
 from kernelcourse.widgets import FigureView, figure_png, interactive_figure, new_figure
 
@@ -245,7 +245,7 @@ def _scaled_to(model, measured, fitted):
 
 
 #: the least CPU seconds the timed runs of one point of the cost widget add up to, over its
-#: rounds (see :func:`kernelcourse.sgd.measure_way`: a run of 10 ms is timed about 15 times,
+#: rounds (see :func:`kernelcourse.cost_model.measure_way`: a run of 10 ms is timed about 15 times,
 #: and its best kept; a run of 100 ms three times, once a round)
 COST_MIN_TOTAL = 0.15
 
@@ -260,8 +260,8 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST
     alike, not on the ones measured while it lasted), a size's runs adding up to at least
     ``min_total`` seconds over the rounds; its best run is kept. Its memory is traced once.
     Returns a dict with the ``sizes``, the measured ``seconds`` and ``bytes``
-    (:func:`kernelcourse.sgd.measure_way`), the model's ``operations`` and ``memory``
-    (:func:`kernelcourse.sgd.predicted_cost`, the memory plus the training set ``n d``),
+    (:func:`kernelcourse.cost_model.measure_way`), the model's ``operations`` and ``memory``
+    (:func:`kernelcourse.cost_model.predicted_cost`, the memory plus the training set ``n d``),
     ``fitted`` (true at the ``fit`` largest sizes), the growth exponents of all four fitted
     over those sizes only (``seconds_exponent``, ...), the time's exponent over all sizes
     (``seconds_exponent_all``), the model's time and memory scaled to meet the measurement
@@ -279,14 +279,14 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST
     repeats = max(1, int(repeats))
     for round_ in range(repeats):
         for i, s in enumerate(sizes):
-            t, m = sgd.measure_way(way, repeats=1, clock=clock, min_total=min_total / repeats,
+            t, m = cost_model.measure_way(way, repeats=1, clock=clock, min_total=min_total / repeats,
                                    memory=round_ == 0, **dict(fixed, **{vary: s}))
             out["seconds"][i] = min(out["seconds"][i], t)
             if round_ == 0:
                 out["bytes"][i] = m
     for s in sizes:
         size = dict(fixed, **{vary: s})
-        ops, mem = sgd.predicted_cost(way, **size)
+        ops, mem = cost_model.predicted_cost(way, **size)
         out["operations"].append(ops)
         out["memory"].append(8.0 * (mem + size["n"] * size["d"]))
     fitted = np.zeros(len(sizes), dtype=bool)
@@ -294,8 +294,8 @@ def cost_rows(way, vary, sizes=None, base=None, repeats=3, clock="cpu", fit=COST
     out["fitted"] = fitted
     for key in ("seconds", "bytes", "operations", "memory"):
         out[key] = np.array(out[key], dtype=float)
-        out[f"{key}_exponent"] = sgd.growth_exponent(out["sizes"][fitted], out[key][fitted])
-    out["seconds_exponent_all"] = sgd.growth_exponent(out["sizes"], out["seconds"])
+        out[f"{key}_exponent"] = cost_model.growth_exponent(out["sizes"][fitted], out[key][fitted])
+    out["seconds_exponent_all"] = cost_model.growth_exponent(out["sizes"], out["seconds"])
     out["time_model"] = _scaled_to(out["operations"], out["seconds"], fitted)
     out["memory_model"] = _scaled_to(out["memory"], out["bytes"], fitted)
     return out
@@ -588,7 +588,7 @@ def cost_widget(way="gram", vary="n", processes=None):
         "way": W.Dropdown(options=list(sgd.WAYS), value=way, description="way"),
         "vary": W.ToggleButtons(options=list(COST_VARIES), value=vary, description="vary"),
     }
-    table = {r["way"]: r for r in sgd.cost_table()}
+    table = {r["way"]: r for r in cost_model.cost_table()}
     costs = CostMeasurements(first=way, vary=vary,
                              processes=DEFAULT_COST_PROCESSES if processes is None else processes)
     view = FigureView(1, 2, figsize=COST_FIGSIZE, layout=None)

@@ -25,7 +25,8 @@ import numpy as np
 
 from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
-from ...sgd import WAYS, dual_sgd_step, predicted_cost, sgd_gram
+from ...cost_model import predicted_cost
+from ...sgd import WAYS, dual_sgd_step, sgd_gram
 from ..core import (Case, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
                     modified_input)
 
@@ -353,9 +354,9 @@ def _cost_mistake(changes):
 Q5 = Question(
     id="ex2.q5", title="the computation column of the cost table", function="cost_of_way", points=3,
     forbidden=(
-        "kernelcourse.sgd.predicted_cost",
-        "kernelcourse.sgd.cost_table",
-        "kernelcourse.sgd.format_cost_table",
+        "kernelcourse.cost_model.predicted_cost",
+        "kernelcourse.cost_model.cost_table",
+        "kernelcourse.cost_model.format_cost_table",
     ),
     reference=_cost, cases=_cases_cost,
     diagnoses=[
