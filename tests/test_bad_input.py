@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pytest
 
-from kernelcourse import (chunked_ridge, cost_model, datasets, dual, feature_space, features, gradient_descent,
+from kernelcourse import (bochner, chunked_ridge, cost_model, datasets, dual, feature_space, features, gradient_descent,
                           kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
 from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
@@ -290,14 +290,14 @@ ENTRIES = [
      ["errors"]),
     ("random_features.max_error_over_points", random_features.max_error_over_points,
      dict(X=X, gamma=0.5, n_components_list=[10], random_state=0), ["X"]),
-    ("random_features.bochner_estimate", lambda delta: random_features.bochner_estimate(RBF05, delta, 100, 0),
+    ("bochner.bochner_estimate", lambda delta: bochner.bochner_estimate(RBF05, delta, 100, 0),
      dict(delta=X[0]), ["delta"]),
-    ("random_features.spectral_density_1d",
-     lambda omega: random_features.spectral_density_1d(lambda t: np.exp(-t * t), omega, 5.0, 101),
+    ("bochner.spectral_density_1d",
+     lambda omega: bochner.spectral_density_1d(lambda t: np.exp(-t * t), omega, 5.0, 101),
      dict(omega=a), ["omega"]),
-    ("random_features.identity_terms", random_features.identity_terms, dict(x=X[0], y=X[1], w=Omega, b=b_off),
+    ("bochner.identity_terms", bochner.identity_terms, dict(x=X[0], y=X[1], w=Omega, b=b_off),
      ["x", "y", "w", "b"]),
-    ("random_features.term_moments", lambda K: random_features.term_moments(K)["offset_variance"], dict(K=K),
+    ("bochner.term_moments", lambda K: bochner.term_moments(K)["offset_variance"], dict(K=K),
      ["K"]),
     ("random_features.RandomFourierFeatures.fit",
      lambda X: random_features.RandomFourierFeatures(0.5, 10, random_state=0).fit(X).transform(X_probe),
@@ -516,13 +516,13 @@ SCALARS = [
     ("random_features.max_error_over_points", random_features.max_error_over_points,
      dict(X=X, gamma=0.5, n_components_list=[10], random_state=0),
      dict(gamma="positive", n_components_list="counts", random_state="seed")),
-    ("random_features.spectral_frequencies", random_features.spectral_frequencies,
+    ("bochner.spectral_frequencies", bochner.spectral_frequencies,
      dict(kernel=RBF05, d=2, n_samples=5, random_state=0),
      dict(kernel="kernel_object", d="count", n_samples="count", random_state="seed")),
-    ("random_features.bochner_estimate", random_features.bochner_estimate,
+    ("bochner.bochner_estimate", bochner.bochner_estimate,
      dict(kernel=RBF05, delta=X[0], n_samples=50, random_state=0),
      dict(kernel="kernel_object", n_samples="count", random_state="seed")),
-    ("random_features.spectral_density_1d", random_features.spectral_density_1d,
+    ("bochner.spectral_density_1d", bochner.spectral_density_1d,
      dict(profile=lambda t: np.exp(-t * t), omega=a, half_width=5.0, n_grid=101),
      dict(profile="callable", half_width="positive", n_grid="count")),
     ("random_features.union_bound", random_features.union_bound, dict(n_components=100, a=0.2, n_pairs=10),
@@ -736,8 +736,8 @@ NOT_SWEPT = {
     "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
 }
 
-MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "cost_model", "random_features", "ridge",
-                "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
+MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "cost_model", "random_features",
+                "bochner", "ridge", "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
                 "chunked_ridge", "svm"]
 
 
@@ -788,7 +788,7 @@ FREE_ROWS = {"K_new", "K_test", "Z", "Omega", "indices", "w", "K_nm", "diag_new"
              ("random_features.single_sample_estimate", "b"), ("feature_space.squared_distances_to_mean", "K_new"),
              ("rkhs.evaluation_bound", "X")}
 # Elementwise functions: an empty or a 3-D array is a valid input.
-ELEMENTWISE = {"random_features.rff_variance", "random_features.term_moments", "rkhs.rbf_bump_integral"}
+ELEMENTWISE = {"random_features.rff_variance", "bochner.term_moments", "rkhs.rbf_bump_integral"}
 # Ridge takes several target columns: y (and alpha) of shape (n, 1) are valid. The
 # classifiers take a column of labels as scikit-learn's estimators do: raveled, with a
 # DataConversionWarning (test_a_column_of_labels_is_raveled_with_a_warning).

@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose
 
 from kernelcourse import kernels as kn
 from kernelcourse import random_features as rf
+from kernelcourse import bochner
 from kernelcourse import rkhs
 from kernelcourse.nystroem import Nystroem
 
@@ -25,7 +26,7 @@ def test_the_spectral_measure_gives_back_the_kernel(kernel):
     rng = np.random.default_rng(0)
     for _ in range(3):
         x, y = rng.uniform(-1, 1, 3), rng.uniform(-1, 1, 3)
-        mean, stderr = rf.bochner_estimate(kernel, x - y, n_samples=200_000, random_state=1)
+        mean, stderr = bochner.bochner_estimate(kernel, x - y, n_samples=200_000, random_state=1)
         assert abs(mean - kernel(x, y)) < 5 * stderr + 1e-12
         assert stderr < 0.003
 
@@ -37,28 +38,28 @@ def test_the_2_gamma_is_needed():
     wrong = np.cos(W @ delta).mean()
     assert abs(wrong - math.exp(-gamma * delta @ delta / 2)) < 0.005
     assert abs(wrong - math.exp(-gamma * delta @ delta)) > 0.1
-    right, _ = rf.bochner_estimate(kn.RBF(gamma), delta, 400_000, random_state=2)
+    right, _ = bochner.bochner_estimate(kn.RBF(gamma), delta, 400_000, random_state=2)
     assert abs(right - math.exp(-gamma * delta @ delta)) < 0.005
 
 
 def test_spectral_frequencies_have_the_stated_laws():
-    W = rf.spectral_frequencies(kn.RBF(2.0), 3, 200_000, random_state=0)
+    W = bochner.spectral_frequencies(kn.RBF(2.0), 3, 200_000, random_state=0)
     assert_allclose(W.var(axis=0), 4.0, rtol=0.02)          # 2 gamma
-    C = rf.spectral_frequencies(kn.Laplacian(1.5), 2, 200_000, random_state=0)
+    C = bochner.spectral_frequencies(kn.Laplacian(1.5), 2, 200_000, random_state=0)
     assert_allclose(np.median(np.abs(C), axis=0), 1.5, rtol=0.02)   # Cauchy of scale gamma
     with pytest.raises(TypeError, match="kernels.RBF, kernels.Laplacian or kernels.Exponential"):
-        rf.spectral_frequencies(kn.Polynomial(2), 2, 10)
+        bochner.spectral_frequencies(kn.Polynomial(2), 2, 10)
 
 
 def test_spectral_density_is_the_gaussian_for_rbf_and_negative_for_the_box():
     omega = np.linspace(0, 6, 13)
     gamma = 0.8
-    p = rf.spectral_density_1d(lambda t: np.exp(-gamma * t * t), omega)
+    p = bochner.spectral_density_1d(lambda t: np.exp(-gamma * t * t), omega)
     normal = np.exp(-omega ** 2 / (4 * gamma)) / np.sqrt(4 * np.pi * gamma)   # N(0, 2 gamma)
     assert_allclose(p, normal, atol=1e-10)
-    triangle = rf.spectral_density_1d(lambda t: np.maximum(1 - np.abs(t), 0), omega)
+    triangle = bochner.spectral_density_1d(lambda t: np.maximum(1 - np.abs(t), 0), omega)
     assert triangle.min() > -1e-6                                     # sinc^2 / (2 pi) >= 0
-    box = rf.spectral_density_1d(lambda t: (np.abs(t) <= 1).astype(float), omega, n_grid=80_001)
+    box = bochner.spectral_density_1d(lambda t: (np.abs(t) <= 1).astype(float), omega, n_grid=80_001)
     assert box.min() < -0.03                                          # sin(w)/(pi w) < 0
     # and the Gram matrices agree with Bochner: the box kernel fails PSD, the triangle passes
     x = np.linspace(0, 3, 13)[:, None]
@@ -71,13 +72,13 @@ def test_the_identity_terms_add_up_and_have_the_derived_moments():
     rng = np.random.default_rng(3)
     gamma, x, y = 0.5, np.array([0.2, 0.7]), np.array([0.9, -0.1])
     K = math.exp(-gamma * np.sum((x - y) ** 2))
-    W = rf.spectral_frequencies(kn.RBF(gamma), 2, 1_000_000, random_state=rng)
+    W = bochner.spectral_frequencies(kn.RBF(gamma), 2, 1_000_000, random_state=rng)
     b = 2 * np.pi * rng.random(1_000_000)
-    first, second = rf.identity_terms(x, y, W, b)
+    first, second = bochner.identity_terms(x, y, W, b)
     assert_allclose(first + second, rf.single_sample_estimate(x, y, W, b), atol=1e-12)
     se = 1 / math.sqrt(len(b))
     assert abs(first.mean() - K) < 4 * se and abs(second.mean()) < 4 * se
-    m = rf.term_moments(K)
+    m = bochner.term_moments(K)
     assert abs(np.mean(first ** 2) - m["difference_sq"]) < 4 * se
     assert abs(np.mean(second ** 2) - m["offset_sq"]) < 4 * se
     assert abs(np.mean(first * second) - m["cross"]) < 4 * se
