@@ -208,8 +208,13 @@ def cmd_lab(args: list[str]) -> None:
 
 
 def cmd_test(args: list[str]) -> None:
+    """pytest with one worker per core (pytest-xdist), each test file whole on one worker
+    (``--dist loadfile``: a notebook's cells run in order in one kernel, and a file's shared
+    fixtures are built once); ``-n 0`` among the arguments runs everything in this process."""
     setup()
-    run([PYTHON, "-m", "pytest", *args])
+    side_by_side = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) \
+        else ["-n", "auto", "--dist", "loadfile"]
+    run([PYTHON, "-m", "pytest", *side_by_side, *args])
 
 
 def cmd_notebooks(args: list[str]) -> None:
