@@ -35,7 +35,7 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator
 
-from ._validation import (as_2d, as_pair, as_positives, as_rng, check_callable, check_choice,
+from ._validation import (as_2d, as_pair, as_real, as_positives, as_rng, check_callable, check_choice,
                           check_finite_real, check_positive, check_positive_int, check_square,
                           check_unit_interval)
 from .feature_space import center_gram
@@ -208,7 +208,7 @@ def permutation_p_value(statistic, null) -> float:
     Never 0, and at most ``alpha`` with probability at most ``alpha`` under the null.
     """
     statistic = check_finite_real(statistic, "statistic")
-    null = np.asarray(null, dtype=float)
+    null = as_real(null, "null")
     if null.ndim != 1 or null.size == 0 or not np.all(np.isfinite(null)):
         raise ValueError(f"null must be a non-empty 1-D array of finite statistics; got shape {null.shape}")
     return float((1 + np.count_nonzero(null >= statistic)) / (1 + null.size))
@@ -551,9 +551,15 @@ def rff_permutation_test(X, Y, gamma=None, n_components: int = 500, n_permutatio
 
 # ----------------------------------------------------------------------------- closed form (9.2)
 def _gaussian(mean, cov, name):
-    mean = np.atleast_1d(np.asarray(_finite_vector(mean, f"mean_{name}"), dtype=float))
+    """A Gaussian's mean (a number or a 1-D vector) and covariance (a number times the identity
+    or a d x d symmetric PSD matrix), checked."""
+    mean = as_real(mean, f"mean_{name}")
+    mean = mean.reshape(1) if mean.ndim == 0 else mean
+    if mean.ndim != 1 or mean.size == 0 or not np.all(np.isfinite(mean)):
+        raise ValueError(f"mean_{name} must be a finite number or a non-empty finite 1-D vector; "
+                         f"got shape {mean.shape}")
     d = mean.shape[0]
-    cov = np.asarray(cov, dtype=float) if not np.isscalar(cov) else np.asarray(float(cov))
+    cov = as_real(cov, f"cov_{name}")
     cov = cov * np.eye(d) if cov.ndim == 0 else cov
     if cov.shape != (d, d):
         raise ValueError(f"cov_{name} must be a number or a ({d}, {d}) matrix to match mean_{name} of "
@@ -565,13 +571,6 @@ def _gaussian(mean, cov, name):
         raise ValueError(f"cov_{name} must be a symmetric positive semi-definite covariance; its "
                          f"smallest eigenvalue is {eig[0]:.3g}")
     return mean, cov
-
-
-def _finite_vector(v, name):
-    arr = np.asarray(v)
-    if arr.dtype.kind not in "biuf" or arr.ndim > 1 or arr.size == 0 or not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be a non-empty finite number or 1-D vector; got {v!r}")
-    return arr
 
 
 def _expected_kernel(a, A, b, B, gamma):
