@@ -97,7 +97,7 @@ def plot_two_sample_state(state, axes=None):
     a["hist_y"] = ax.stairs(np.zeros(len(SAMPLE_BINS) - 1), SAMPLE_BINS, color="C3", lw=1.5,
                             label="Y (moved)")
     ax.set_xlim(GRID[0], GRID[-1])
-    ax.set_ylim(0.0, 2.2)
+    ax.set_ylim(0.0, 1.6)
     ax.set_xlabel("x")
     ax.set_ylabel("density (histogram)")
     ax.legend(fontsize=9, loc="upper left")
