@@ -23,7 +23,8 @@ def test_two_sample_state_is_the_test_of_the_moved_sample():
 
 def test_two_sample_widget_moves_and_stays_legible():
     w = L.two_sample_widget()
-    assert_redraw_shows_a_new_picture(w, "shift", 2.0)
+    assert_redraw_shows_a_new_picture(w, "shift", 2.0)        # moves there and back
+    w.controls["shift"].value = 2.0
     assert w.result["p_value"] == pytest.approx(1 / 201)
     w.controls["shift"].value = 0.0
     w.controls["scale"].value = 1.0                      # the same law: no evidence
@@ -48,6 +49,7 @@ def test_power_curve_rises_then_falls_and_the_median_heuristic_sits_near_its_top
 def test_bandwidth_widget_marks_the_power_at_the_slider():
     w = L.bandwidth_power_widget()
     assert_redraw_shows_a_new_picture(w, "log_gamma", 2.6)
+    w.controls["log_gamma"].value = 2.6
     assert w.result["power"] == pytest.approx(L.power_curve()["power"][-1])
 
 
@@ -64,4 +66,5 @@ def test_independence_curve_p_value_grows_with_the_noise_while_correlation_stays
 def test_independence_widget_moves():
     w = L.independence_widget()
     assert_redraw_shows_a_new_picture(w, "noise", 1.5)
+    w.controls["noise"].value = 1.5
     assert w.result["p_value"] > 0.05
