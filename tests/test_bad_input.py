@@ -20,8 +20,9 @@ import re
 import numpy as np
 import pytest
 
-from kernelcourse import (bochner, chunked_ridge, cost_model, datasets, dual, feature_space, features, gradient_descent,
-                          kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd, svm)
+from kernelcourse import (bochner, chunked_ridge, cost_model, datasets, dual, feature_space, features,
+                          gradient_descent, kernel_pca, mean_embeddings, nystroem, perceptron, random_features,
+                          ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
 from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
                                   Linear, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
@@ -50,6 +51,20 @@ order = np.array([2, 0, 1, 5, 4, 3])
 RBF05 = RBF(gamma=0.5)                          # the kernel "rbf" names for 2 features
 X_probe = X[:2] + 0.5                           # where models fitted on a swept X are read
 alpha_box = np.clip(np.abs(a), 0.0, 1.0) * 0.5  # multipliers inside the SVM's box [0, C = 1]
+Y2 = X[::-1] * 0.5 + 0.3                        # a second sample (lecture 9), or the paired y_i
+ME = mean_embeddings
+
+
+def _null_of(func, **fixed):
+    """A permutation test compared by its statistic and its permuted statistics."""
+    def run(**kw):
+        result = func(**fixed, **kw)
+        return [result.statistic, result.null]
+    return run
+
+
+def _two_samples(rng):
+    return X, Y2
 
 
 def _bump(Z):
@@ -379,6 +394,37 @@ ENTRIES = [
      dict(X=X, y=y_lab), ["X", "y"]),
     ("svm.SupportVectorClassifier.predict", _fitted(svm.SupportVectorClassifier, (X, y_lab), kernel=RBF05),
      dict(X=X), ["X"]),
+    # mean embeddings, MMD, HSIC (lecture 9)
+    ("mean_embeddings.mean_embedding", ME.mean_embedding, dict(X=X, T=X[:3], kernel=RBF05), ["X", "T"]),
+    ("mean_embeddings.witness", ME.witness, dict(X=X, Y=Y2, T=X[:3], kernel=RBF05), ["X", "Y", "T"]),
+    ("mean_embeddings.mmd2_biased", ME.mmd2_biased, dict(X=X, Y=Y2, kernel=RBF05), ["X", "Y"]),
+    ("mean_embeddings.mmd2_unbiased", ME.mmd2_unbiased, dict(X=X, Y=Y2, kernel=RBF05), ["X", "Y"]),
+    ("mean_embeddings.mmd2_linear", ME.mmd2_linear, dict(X=X, Y=Y2, kernel=RBF05), ["X", "Y"]),
+    ("mean_embeddings.mmd2_from_gram", ME.mmd2_from_gram, dict(K=K, m=3), ["K"]),
+    ("mean_embeddings.permutation_p_value", lambda null: ME.permutation_p_value(0.5, null), dict(null=a), ["null"]),
+    ("mean_embeddings.permutation_test_gram", _null_of(ME.permutation_test_gram, m=3, n_permutations=20,
+                                                       random_state=0), dict(K=K), ["K"]),
+    ("mean_embeddings.permutation_test", _null_of(ME.permutation_test, kernel=RBF05, n_permutations=20,
+                                                  random_state=0), dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.MMDTest.fit", lambda X, Y: ME.MMDTest(RBF05, n_permutations=20, random_state=0).fit(X, Y).null_,
+     dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.pooled_median_gamma", ME.pooled_median_gamma, dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.choose_gamma_on_split",
+     lambda X, Y: ME.choose_gamma_on_split(X, Y, [0.1, 1.0], n_permutations=20)["criterion"],
+     dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.hsic_biased", ME.hsic_biased, dict(X=X, Y=Y2, kernel_x=RBF05, kernel_y=RBF05), ["X", "Y"]),
+    ("mean_embeddings.hsic_from_gram", ME.hsic_from_gram, dict(K=K, L=RBF05(Y2)), ["K", "L"]),
+    ("mean_embeddings.hsic_test", _null_of(ME.hsic_test, kernel_x=RBF05, kernel_y=RBF05, n_permutations=20,
+                                           random_state=0), dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.DistanceKernel", ME.DistanceKernel(), dict(X=X, Z=X[:3]), ["X", "Z"]),
+    ("mean_embeddings.energy_distance", ME.energy_distance, dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.distance_covariance", ME.distance_covariance, dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.mmd2_rff", ME.mmd2_rff, dict(X=X, Y=Y2, gamma=0.5, n_components=20), ["X", "Y"]),
+    ("mean_embeddings.rff_permutation_test", _null_of(ME.rff_permutation_test, gamma=0.5, n_components=20,
+                                                      n_permutations=20), dict(X=X, Y=Y2), ["X", "Y"]),
+    ("mean_embeddings.gaussian_mmd2", ME.gaussian_mmd2,
+     dict(mean_p=np.array([0.0, 0.5]), cov_p=np.eye(2), mean_q=np.array([0.3, 0.0]), cov_q=2.0 * np.eye(2),
+          gamma=0.5), ["mean_p", "cov_p", "mean_q", "cov_q"]),
 ]
 for _name, _k in KERNEL_INSTANCES.items():
     ENTRIES.append((f"kernels.{_name}", _k, dict(X=X, Z=X[:3]), ["X", "Z"]))
@@ -718,6 +764,56 @@ SCALARS = [
           cache_bytes=0),
      dict(C="positive", kernel="kernel", tol="positive", max_iter="count", selection="choice",
           multiclass="choice", cache_bytes="count0")),
+    # mean embeddings, MMD, HSIC (lecture 9)
+    ("mean_embeddings.mean_embedding", ME.mean_embedding, dict(X=X, T=X[:3], kernel=RBF05), dict(kernel="kernel")),
+    ("mean_embeddings.witness", ME.witness, dict(X=X, Y=Y2, T=X[:3], kernel=RBF05), dict(kernel="kernel")),
+    ("mean_embeddings.mmd2_biased", ME.mmd2_biased, dict(X=X, Y=Y2, kernel=RBF05), dict(kernel="kernel")),
+    ("mean_embeddings.mmd2_unbiased", ME.mmd2_unbiased, dict(X=X, Y=Y2, kernel=RBF05), dict(kernel="kernel")),
+    ("mean_embeddings.mmd2_linear", ME.mmd2_linear, dict(X=X, Y=Y2, kernel=RBF05), dict(kernel="kernel")),
+    ("mean_embeddings.permutation_p_value", ME.permutation_p_value, dict(statistic=0.5, null=a),
+     dict(statistic="real")),
+    ("mean_embeddings.mmd2_from_gram", ME.mmd2_from_gram, dict(K=K, m=3, estimator="biased"),
+     dict(m="count", estimator="choice")),
+    ("mean_embeddings.permutation_test_gram", _null_of(ME.permutation_test_gram, K=K),
+     dict(m=3, n_permutations=20, estimator="biased", random_state=0),
+     dict(m="count", n_permutations="count", estimator="choice", random_state="seed")),
+    ("mean_embeddings.permutation_test", _null_of(ME.permutation_test, X=X, Y=Y2),
+     dict(kernel=RBF05, n_permutations=20, estimator="unbiased", random_state=0),
+     dict(kernel="kernel", n_permutations="count", estimator="choice", random_state="seed")),
+    ("mean_embeddings.MMDTest.fit", lambda **kw: ME.MMDTest(**kw).fit(X, Y2).null_,
+     dict(kernel=RBF05, estimator="biased", n_permutations=20, alpha=0.05, random_state=0),
+     dict(kernel="kernel", estimator="choice", n_permutations="count", alpha="unit", random_state="seed")),
+    ("mean_embeddings.pooled_median_gamma", ME.pooled_median_gamma, dict(X=X, Y=Y2, max_points=8, random_state=0),
+     dict(max_points="count", random_state="seed")),
+    ("mean_embeddings.choose_gamma_on_split", lambda **kw: ME.choose_gamma_on_split(X, Y2, **kw)["criterion"],
+     dict(gammas=[0.1, 1.0], n_permutations=20, random_state=0),
+     dict(gammas="positives", n_permutations="count", random_state="seed")),
+    ("mean_embeddings.rejection_rate", lambda **kw: ME.rejection_rate(**kw)["p_values"],
+     dict(draw=_two_samples, kernel=RBF05, n_trials=2, alpha=0.05, n_permutations=5, estimator="biased",
+          random_state=0),
+     dict(draw="callable", kernel="kernel", n_trials="count", alpha="unit", n_permutations="count",
+          estimator="choice", random_state="seed")),
+    ("mean_embeddings.power_against_gamma", lambda **kw: ME.power_against_gamma(**kw)["p_values"],
+     dict(draw=_two_samples, gammas=[0.1, 1.0], n_trials=2, alpha=0.05, n_permutations=5, random_state=0),
+     dict(draw="callable", gammas="positives", n_trials="count", alpha="unit", n_permutations="count",
+          random_state="seed")),
+    ("mean_embeddings.hsic_biased", lambda **kw: ME.hsic_biased(X, Y2, **kw), dict(kernel_x=RBF05),
+     dict(kernel_x="kernel")),
+    ("mean_embeddings.hsic_biased", lambda **kw: ME.hsic_biased(X, Y2, **kw), dict(kernel_y=RBF05),
+     dict(kernel_y="kernel")),
+    ("mean_embeddings.hsic_test", _null_of(ME.hsic_test, X=X, Y=Y2, kernel_y=RBF05),
+     dict(kernel_x=RBF05, n_permutations=20, random_state=0),
+     dict(kernel_x="kernel", n_permutations="count", random_state="seed")),
+    ("mean_embeddings.hsic_test", _null_of(ME.hsic_test, X=X, Y=Y2, kernel_x=RBF05, n_permutations=20,
+                                           random_state=0), dict(kernel_y=RBF05), dict(kernel_y="kernel")),
+    ("mean_embeddings.mmd2_rff", lambda **kw: ME.mmd2_rff(X, Y2, **kw),
+     dict(gamma=0.5, n_components=20, estimator="unbiased", random_state=0),
+     dict(gamma="positive", n_components="count", estimator="choice", random_state="seed")),
+    ("mean_embeddings.rff_permutation_test", _null_of(ME.rff_permutation_test, X=X, Y=Y2),
+     dict(gamma=0.5, n_components=20, n_permutations=20, random_state=0),
+     dict(gamma="positive", n_components="count", n_permutations="count", random_state="seed")),
+    ("mean_embeddings.gaussian_mmd2", ME.gaussian_mmd2, dict(mean_p=[0.0], cov_p=1.0, mean_q=[0.5], cov_q=2.0,
+                                                             gamma=0.5), dict(gamma="positive")),
 ]
 
 # Public callables that the sweep does not feed bad input, each with its reason.
@@ -734,11 +830,12 @@ NOT_SWEPT = {
     "svm.SMORun": "a result record (dataclass) that smo and smo_kernel return",
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
     "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
+    "mean_embeddings.TestResult": "a result record (dataclass) that the permutation tests return (swept)",
 }
 
 MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "cost_model", "random_features",
                 "bochner", "ridge", "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
-                "chunked_ridge", "svm"]
+                "chunked_ridge", "svm", "mean_embeddings"]
 
 
 # ------------------------------------------------------------------ the bad values
@@ -786,7 +883,11 @@ FREE_ROWS = {"K_new", "K_test", "Z", "Omega", "indices", "w", "K_nm", "diag_new"
              ("gradient_descent.decision_function", "X"), ("random_features.fourier_features", "X"),
              ("random_features.rbf_gram", "X"), ("features.all_subsets_inner_products", "X"),
              ("random_features.single_sample_estimate", "b"), ("feature_space.squared_distances_to_mean", "K_new"),
-             ("rkhs.evaluation_bound", "X")}
+             ("rkhs.evaluation_bound", "X"), "T", ("mean_embeddings.DistanceKernel", "X")}
+# two samples of any sizes (lecture 9): each may be shorter than the other
+FREE_ROWS |= {(f"mean_embeddings.{f}", arg) for arg in ("X", "Y") for f in (
+    "mean_embedding", "witness", "mmd2_biased", "mmd2_unbiased", "permutation_test", "MMDTest.fit",
+    "pooled_median_gamma", "choose_gamma_on_split", "energy_distance", "mmd2_rff", "rff_permutation_test")}
 # Elementwise functions: an empty or a 3-D array is a valid input.
 ELEMENTWISE = {"random_features.rff_variance", "bochner.term_moments", "rkhs.rbf_bump_integral"}
 # Ridge takes several target columns: y (and alpha) of shape (n, 1) are valid. The

@@ -18,6 +18,7 @@ CITATIONS = {
     4: ["Dual Representations and Kernels", "CIS 520", "University of Pennsylvania", "n.d."],
     5: ["Bagnell", "Shrivastava", "Kernel Machines Review / Functional Gradient Descent", "16-831",
         "Carnegie Mellon University", "n.d."],
+    9: ["Gretton", "two-sample test", "Sejdinovic", "Muandet", "2012"],
 }
 
 

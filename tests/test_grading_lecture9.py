@@ -1,0 +1,49 @@
+"""Lecture 9's questions: every named mistake, run as an answer, fails with the same points in
+every seed (its fixed cases expose it, and the drawn cases are built so that it fails each of
+them), is diagnosed as itself, and the reference earns full marks in every seed."""
+import pytest
+
+from kernelcourse.grading import evaluate
+from kernelcourse.grading.questions import all_questions
+
+QUESTIONS = {qid: q for qid, q in all_questions().items() if q.set_name in ("ex9", "l9")}
+SEEDS = range(20)
+
+
+def test_ex9_has_eight_questions_four_of_kinds_that_need_understanding():
+    ex9 = [q for q in QUESTIONS.values() if q.set_name == "ex9"]
+    assert len(ex9) >= 8
+    assert sum(q.kind in ("predict", "witness", "fix", "parameter", "choice") for q in ex9) >= 4
+    assert {"l9.cp1", "l9.cp2"} <= set(QUESTIONS)
+    assert all(q.fixed_cases is not None and q.make_fixed_cases() for q in QUESTIONS.values())
+
+
+@pytest.mark.parametrize("qid", sorted(QUESTIONS))
+def test_every_mistake_fails_with_the_same_points_in_every_seed(qid):
+    q = QUESTIONS[qid]
+    for d in q.diagnoses:
+        points = set()
+        for seed in SEEDS:
+            result = evaluate(q, d.mistake, seed, detect_shortcuts=False)
+            assert result.status == "failed", f"{qid}: '{d.name}' passes in seed {seed}"
+            assert result.diagnosis is not None and result.diagnosis.name == d.name, \
+                f"{qid}, seed {seed}: '{d.name}' diagnosed as {result.diagnosis and result.diagnosis.name}"
+            points.add(round(result.points, 9))
+        assert len(points) == 1, f"{qid}: '{d.name}' earns {sorted(points)} over the seeds"
+        assert points.pop() < q.points
+
+
+@pytest.mark.parametrize("qid", sorted(QUESTIONS))
+def test_the_reference_earns_full_marks_in_every_seed(qid):
+    q = QUESTIONS[qid]
+    for seed in SEEDS:
+        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
+        assert result.status == "passed" and result.points == q.points, result.line()
+
+
+def test_the_named_mistakes_of_the_issue_are_diagnosed():
+    names = {(qid, d.name) for qid, q in QUESTIONS.items() for d in q.diagnoses}
+    for wanted in [("l9.cp1", "diagonal kept"), ("l9.cp1", "m^2 not m(m-1)"), ("ex9.q7", "diagonal kept"),
+                   ("ex9.q1", "no +1"), ("ex9.q2", "one sample"), ("l9.cp2", "one side only"),
+                   ("ex9.q3", "covariances"), ("ex9.q5", "shifted")]:
+        assert wanted in names

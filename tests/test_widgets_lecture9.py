@@ -1,0 +1,70 @@
+"""Lecture 9's widgets: the plain functions against the package's math, the sliders from pytest."""
+import numpy as np
+import pytest
+
+from kernelcourse import mean_embeddings as me
+from kernelcourse.kernels import RBF
+from kernelcourse.widgets import lecture9 as L
+from widget_checks import assert_redraw_shows_a_new_picture, legibility_problems
+
+
+def test_two_sample_state_is_the_test_of_the_moved_sample():
+    x, z = L.two_sample_data(60)
+    state = L.two_sample_state(x, z, shift=0.7, scale=1.5, n_permutations=50)
+    X, Y = x[:, None], (0.7 + 1.5 * z)[:, None]
+    gamma = me.pooled_median_gamma(X, Y)
+    assert state["gamma"] == pytest.approx(gamma)
+    assert state["statistic"] == pytest.approx(me.mmd2_biased(X, Y, RBF(gamma)), rel=1e-12)
+    result = me.permutation_test(X, Y, RBF(gamma), n_permutations=50, estimator="biased", random_state=0)
+    np.testing.assert_allclose(state["null"], result.null, rtol=1e-12)
+    assert state["p_value"] == result.p_value
+    np.testing.assert_allclose(state["witness"], me.witness(X, Y, L.GRID[:, None], RBF(gamma)), rtol=1e-12)
+
+
+def test_two_sample_widget_moves_and_stays_legible():
+    w = L.two_sample_widget()
+    assert_redraw_shows_a_new_picture(w, "shift", 2.0)        # moves there and back
+    w.controls["shift"].value = 2.0
+    assert w.result["p_value"] == pytest.approx(1 / 201)
+    w.controls["shift"].value = 0.0
+    w.controls["scale"].value = 1.0                      # the same law: no evidence
+    assert w.result["p_value"] > 0.05
+    assert legibility_problems(w.view.fig) == []
+
+
+def test_power_curve_rises_then_falls_and_the_median_heuristic_sits_near_its_top():
+    curve = L.power_curve()
+    power = curve["power"]
+    best = int(np.argmax(power))
+    assert 0 < best < len(power) - 1
+    assert power[best] > power[0] + 0.3 and power[best] > power[-1] + 0.2
+    median = np.log10(curve["median_gamma"])
+    near = np.abs(curve["log_gammas"] - median) <= 0.4
+    assert power[near].max() >= power[best] - 0.15
+    i = L._index(-1.0)
+    np.testing.assert_allclose(curve["witnesses"][i],
+                               me.witness(curve["X"], curve["Y"], L.GRID[:, None], RBF(10.0 ** L.LOG_GAMMAS[i])))
+
+
+def test_bandwidth_widget_marks_the_power_at_the_slider():
+    w = L.bandwidth_power_widget()
+    assert_redraw_shows_a_new_picture(w, "log_gamma", 2.6)
+    w.controls["log_gamma"].value = 2.6
+    assert w.result["power"] == pytest.approx(L.power_curve()["power"][-1])
+
+
+def test_independence_curve_p_value_grows_with_the_noise_while_correlation_stays_small():
+    curve = L.independence_curve()
+    p = curve["p_value"]
+    assert p[0] == pytest.approx(1 / 200) and p[-1] > 0.05
+    assert np.all(curve["abs_corr"] < 0.2)
+    x, e = curve["x"], curve["e"]
+    y = x**2 + curve["noises"][4] * e
+    assert p[4] == me.hsic_test(x[:, None], y[:, None], n_permutations=199, random_state=0).p_value
+
+
+def test_independence_widget_moves():
+    w = L.independence_widget()
+    assert_redraw_shows_a_new_picture(w, "noise", 1.5)
+    w.controls["noise"].value = 1.5
+    assert w.result["p_value"] > 0.05
