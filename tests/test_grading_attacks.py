@@ -514,9 +514,12 @@ def attacks(paths: dict) -> dict:
     a["honest_nbformat3"] = (version_3(notebook()), FULL, {"ex1.q1": full, "ex1.q7": full})
 
     # --- item 6: limits
-    a["dev_shm_fill"] = (notebook(q2=q2_only_if_it_fails(
-        "with open('/dev/shm/fill', 'wb') as f:\n    f.write(b'x' * (64 << 20))")), FULL,
-        {"ex1.q2": full})
+    # /dev/shm is the submission's own (issue 29: multiprocessing needs it), counted in the
+    # memory cap like /tmp and gone with the submission: 64 MB fit under the cap
+    a["dev_shm_fill"] = (notebook(q2=prefixed("ex1.q2", """
+        with open('/dev/shm/fill', 'wb') as f:
+            f.write(b'x' * (64 << 20))
+        """)), FULL, {"ex1.q2": full})
     a["dev_write"] = (notebook(q2=q2_only_if_it_fails("open('/dev/kc-fill', 'wb').write(b'x')")),
                       FULL, {"ex1.q2": full})
     a["memfd_hoard"] = (notebook(q2=q2_only_if_it_fails(

@@ -265,3 +265,38 @@ def test_the_cgroup_v2_cap_is_set_up_as_v2_gives_it(tmp_path, monkeypatch):
     finally:
         limit.dirs = []  # not the kernel's: nothing to remove
         limit.close()
+
+
+def test_the_watchdog_holds_while_the_grader_is_stopped(box, monkeypatch):
+    """The watchdog is a process of its own: with the grader's process stopped outright
+    (SIGSTOP, as a grader stuck in a long call of its own would be), a tree over the cap is
+    still killed; a helper resumes the grader once the tree is gone (or after 120 s)."""
+    import signal
+
+    monkeypatch.setenv("KERNELCOURSE_MEMORY_CAP", "watchdog")
+    limit = TreeMemoryLimit(300)
+    assert limit.kind == "watchdog"
+    try:
+        code = """
+            import time
+            block = bytearray(500 * 1024 * 1024)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            time.sleep(20)
+            print("survived")"""
+        command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
+        proc = subprocess.Popen(limit.wrap(command), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+        limit.watch(proc.pid)
+        assert limit._watcher.pid not in (os.getpid(), proc.pid)
+        resume = subprocess.Popen(
+            ["/bin/sh", "-c", f"end=$(( $(date +%s) + 120 )); "
+                              f"while kill -0 {proc.pid} 2>/dev/null && [ -z \"$(cat /proc/{proc.pid}/stat 2>/dev/null | grep ' Z ')\" ] "
+                              f"&& [ $(date +%s) -lt $end ]; do sleep 0.2; done; "
+                              f"kill -CONT {os.getpid()}"])
+        os.kill(os.getpid(), signal.SIGSTOP)  # the grader stops here until the tree is gone
+        stdout, _ = proc.communicate(timeout=120)
+        resume.wait(timeout=10)
+        assert "survived" not in stdout and limit.tripped and limit.oom_killed()
+    finally:
+        limit.close()

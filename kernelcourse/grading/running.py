@@ -111,7 +111,8 @@ def _usage(args, kwargs, before: dict) -> dict:
     return usage
 
 
-def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False) -> list[dict]:
+def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False,
+               copy: bool = True) -> list[dict]:
     """Call ``func`` on each case; return one plain-data outcome per case.
 
     An outcome is ``{"kind": "value", "value": <encoded>}`` (with ``"usage"``: the arguments
@@ -119,13 +120,16 @@ def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False
     any, see :mod:`~kernelcourse.grading.probes`), or ``"error"``
     (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
     ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
-    :func:`time_limit` for all cases together (``cpu``: of CPU time).
+    :func:`time_limit` for all cases together (``cpu``: of CPU time). ``copy=False`` hands
+    the answer the cases' own arguments (the grading worker's, each case's made for one call,
+    its arrays in memory the worker reads after the call: see
+    :func:`kernelcourse.grading.worker.shared_cases`).
     """
     outcomes: list[dict] = []
     try:
         with time_limit(seconds, cpu=cpu):
             for i, case in enumerate(cases):
-                args, kwargs = case.copied()
+                args, kwargs = case.copied() if copy else (tuple(case.args), dict(case.kwargs))
                 before = _fingerprints(args, kwargs)
                 try:
                     value = func(*args, **kwargs)
