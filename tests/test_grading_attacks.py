@@ -1010,7 +1010,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
 
 
 def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
-    from kernelcourse.grading import transport
+    from kernelcourse.grading.sealed import transport
     text = transport.dumps({k * (2 ** 61 - 1) for k in range(40000)})
     start = time.perf_counter()
     with pytest.raises(transport.UnsupportedValue, match="collide"):
@@ -1037,7 +1037,7 @@ def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
 def test_a_cpu_time_limit_stops_work_but_not_waiting():
     """Where no cgroup gives each worker a CPU share (the watchdog), answers' limits count
     their own CPU time: an answer starved by another's processes is not stopped early."""
-    from kernelcourse.grading.running import QuestionTimeout, time_limit
+    from kernelcourse.grading.sealed.running import QuestionTimeout, time_limit
     start = time.monotonic()
     with time_limit(0.3, cpu=True):
         time.sleep(0.6)  # no CPU used: not stopped
@@ -1086,7 +1086,7 @@ def test_the_memory_cap_means_the_same_under_the_watchdog(watchdog_run):
 def test_which_memory_cap_this_machine_gives():
     """Not a check: says in the test log which cap the main run had (cgroup v2, v1 or the
     watchdog), so a reader knows which paths ran here."""
-    from kernelcourse.grading.sandbox import TreeMemoryLimit
+    from kernelcourse.grading.sealed.sandbox import TreeMemoryLimit
     limit = TreeMemoryLimit(64)
     try:
         print(f"memory cap on this machine: {limit.kind}")

@@ -376,7 +376,7 @@ def dual_sgd_step(u, i, k_row, y_i, alpha):
     return u
 """
 SILENCE_THE_REPORT = """
-import kernelcourse.grading.running as running
+import kernelcourse.grading.sealed.running as running
 running._usage = lambda *args, **kwargs: {}     # its own report says nothing changed
 """
 
@@ -391,7 +391,8 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     """ex2.q1 says "leave u unchanged": the grading worker counts what the answer changed in
     place in the arrays it handed over, read in its own process after the answer's has ended,
     so an answer that rewrites its own report (``running._usage``) is still caught."""
-    from kernelcourse.grading import get_question, transport, worker
+    from kernelcourse.grading import get_question
+    from kernelcourse.grading.sealed import transport, worker
     from kernelcourse.grading.scoring import score
 
     q = get_question("ex2.q1")
@@ -405,3 +406,51 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     assert result.status == status, result.line()
     if status == "failed":
         assert "in place" in result.line()
+
+
+# ------------------------------------------------------------- CPU theft without a CPU share
+SPINNERS = """
+import os, time
+for _ in range(100):
+    try:
+        if os.fork() == 0:
+            os.setsid()
+            while True:
+                pass
+    except OSError:          # the process limit: as many as it may have
+        break
+time.sleep(20)
+raise RuntimeError("this answer only starts spinners")
+"""
+
+
+@pytest.mark.slow
+def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
+    """Under the watchdog (no CPU share), an answer that starts up to 100 spinning processes
+    and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points: their
+    limits count their own CPU time, and their hard deadline leaves out the time they waited
+    for a CPU."""
+    base = Path(tempfile.mkdtemp(prefix="kc-spinners-", dir="/tmp"))
+    try:
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        (folder / "a_spinners.ipynb").write_text(json.dumps(
+            notebook(q1=prefixed("ex1.q1", SPINNERS))))
+        for name in ("b_honest", "c_honest", "d_honest"):
+            (folder / f"{name}.ipynb").write_text(json.dumps(honest(name)))
+        env = {**os.environ, "HOME": str(home), "KERNELCOURSE_MEMORY_CAP": "watchdog"}
+        result = subprocess.run(
+            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
+             "--questions", "ex1", "--jobs", "2", "--no-progress"],
+            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
+        rows = {Path(s["file"]).name: s
+                for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
+        for name in ("b_honest", "c_honest", "d_honest"):
+            assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
+        # the spinners' own cell fails (ex1.q1: 0 of 3), its other answers are right
+        assert rows["a_spinners.ipynb"]["total"] == FULL - 3, rows["a_spinners.ipynb"]["details"]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -2,7 +2,7 @@
 
 Each test starts a real sandbox (bubblewrap, as `kernelcourse grade` does) and runs a short
 Python program in it; the program prints what it could do, and the test checks that against
-what the sandbox promises (see kernelcourse/grading/sandbox.py and the README's instructor
+what the sandbox promises (see kernelcourse/grading/sealed/sandbox.py and the README's instructor
 section). The attacks through the grading command itself are in test_grading_attacks.py.
 """
 import json
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import kernelcourse
-from kernelcourse.grading.sandbox import (Sandbox, SandboxUnavailable, TreeMemoryLimit,
+from kernelcourse.grading.sealed.sandbox import (Sandbox, SandboxUnavailable, TreeMemoryLimit,
                                           find_bwrap, probe)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,7 +229,7 @@ def test_the_cgroup_v2_cap_is_set_up_as_v2_gives_it(tmp_path, monkeypatch):
     v1's): against a folder laid out as a delegated v2 cgroup, the cap writes memory.max,
     memory.oom.group (one kill is the whole answer's), swap and pids limits, takes the CPU
     share when the cpu controller is delegated, and counts memory.events' oom_kill."""
-    from kernelcourse.grading import sandbox as sb
+    from kernelcourse.grading.sealed import sandbox as sb
 
     own = tmp_path / "user.slice"
     own.mkdir()

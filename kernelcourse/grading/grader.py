@@ -18,9 +18,9 @@
    questions out of the same total; answer cells for other questions are
    ignored and reported.
 3. **Sealed answers.** Each job (``--jobs``) has one worker
-   (:mod:`kernelcourse.grading.worker`, driven from here through
-   :mod:`kernelcourse.grading.pool`) inside a sandbox
-   (:mod:`kernelcourse.grading.sandbox`: bubblewrap, no network, no view of
+   (:mod:`kernelcourse.grading.sealed.worker`, driven from here through
+   :mod:`kernelcourse.grading.sealed.pool`) inside a sandbox
+   (:mod:`kernelcourse.grading.sealed.sandbox`: bubblewrap, no network, no view of
    the submissions, the gradebook, the home folder, the checkout or the
    package's own folder, a memory cap on its whole process tree); each
    submission is read and graded by a process of its own, forked by the
@@ -68,7 +68,7 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import transport
+from .sealed import transport
 from .assignment import _main_set, _selected, choose_assignment
 from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
                         _short_names, summary_table, write_gradebook)
@@ -78,9 +78,9 @@ from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LI
                      read_notebook, read_submission, static_source)
 from .feedback import feedback_record
 from .history import archive, book_files, load_rows, merge, stamp
-from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
+from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
-from .sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
+from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
 from .scoring import LINE_LIMIT, Result, _fmt, score
 from .shortcuts import static_uses
 
@@ -114,8 +114,8 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
 
     ``selection`` fixes the questions (default: the set most of its answer
     cells belong to). ``sandbox``: ``"auto"`` (find one, or raise
-    :class:`~kernelcourse.grading.sandbox.SandboxUnavailable`), a
-    :class:`~kernelcourse.grading.sandbox.Sandbox`, or None for none.
+    :class:`~kernelcourse.grading.sealed.sandbox.SandboxUnavailable`), a
+    :class:`~kernelcourse.grading.sealed.sandbox.Sandbox`, or None for none.
     """
     sandbox = probe() if sandbox == "auto" else sandbox
     seed = new_seed() if seed is None else seed

@@ -1,6 +1,6 @@
 """The sandbox every graded answer runs in: bubblewrap, and a memory cap on its process tree.
 
-``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.worker`)
+``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.sealed.worker`)
 inside a sandbox made by bubblewrap (``bwrap``), the unprivileged sandbox of Flatpak, over
 Linux namespaces:
 
@@ -11,7 +11,7 @@ Linux namespaces:
   init of bubblewrap's holds the worker's pipes, and the kernel shields it from signals sent
   from inside; when it ends, every process left in the sandbox is killed by the kernel), IPC and
   UTS namespaces; CAP_SYS_ADMIN in that user namespace only, with which the worker makes a PID
-  and mount namespace per submission (:mod:`kernelcourse.grading.worker`), whose process drops
+  and mount namespace per submission (:mod:`kernelcourse.grading.sealed.worker`), whose process drops
   it;
 * no ``cffi`` (:data:`HIDDEN_MODULES`: its files are hidden), as ``ctypes`` is refused in an
   answer's process;
@@ -19,7 +19,7 @@ Linux namespaces:
   the virtual environment; nothing else of the machine: not the submissions, not the gradebook
   folder, not the grading user's home, not the checkout, and not the package ``kernelcourse``
   itself (where it lies inside a bound folder, an empty folder hides it): the worker gets the
-  modules it may hold on its standard input (:func:`kernelcourse.grading.pool.bundle`);
+  modules it may hold on its standard input (:func:`kernelcourse.grading.sealed.pool.bundle`);
 * an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the current folder) in
   memory, capped in size, that vanishes with the sandbox (and each submission has its own
   ``/tmp`` and ``/dev/shm`` over it); ``/dev`` read-only;

@@ -1,7 +1,7 @@
 """The worker process of the grading command: runs submitted answers, nothing else.
 
-Started by :mod:`kernelcourse.grading.pool`, one worker per job (``--jobs``), inside the sandbox
-of :mod:`kernelcourse.grading.sandbox` (or, with ``--no-sandbox``, as a plain process in an
+Started by :mod:`kernelcourse.grading.sealed.pool`, one worker per job (``--jobs``), inside the sandbox
+of :mod:`kernelcourse.grading.sealed.sandbox` (or, with ``--no-sandbox``, as a plain process in an
 empty temporary folder), with the same interpreter in isolated mode (``python -I``), calling
 :func:`main` with the memory limit and the scratch size in megabytes and ``sandboxed`` or
 ``plain``.
@@ -39,7 +39,7 @@ of that submission left unread in the pipe: the grader starts a new worker).
 
 The answer's child turns the cell into Python as IPython would (its own input transformer,
 under the answer's time limit), executes it in a fresh ``__main__`` module, calls the named
-function on each case (arguments in :mod:`~kernelcourse.grading.transport`'s format) under the
+function on each case (arguments in :mod:`~kernelcourse.grading.sealed.transport`'s format) under the
 time limit and writes its reply to a pipe of its own; the submission process checks that the
 reply is well formed, kills a child that overruns its deadline, and writes one JSON line back::
 
@@ -83,7 +83,7 @@ def strip_magics(source: str) -> str:
 def ipython_source(cell: str) -> str:
     """The Python IPython runs for a cell (:func:`kernelcourse.grading.intake.python_source`:
     its own input transformer), run here, in the answer's process, under its time limit."""
-    from .intake import python_source
+    from ..intake import python_source
 
     return python_source(cell)
 
@@ -104,7 +104,7 @@ def _limit_memory(megabytes: int) -> None:
     """Cap the answer's address space at what the worker has mapped already plus the cap.
 
     The memory cap itself is on the whole process tree (the cgroup or the watchdog of
-    :class:`~kernelcourse.grading.sandbox.TreeMemoryLimit`): that is its one meaning. This
+    :class:`~kernelcourse.grading.sealed.sandbox.TreeMemoryLimit`): that is its one meaning. This
     per-process limit is only a backstop that turns one huge allocation into a MemoryError
     at once. It must leave each process room for the cap's worth of new memory: a limit of
     the cap alone, with the ~360 MB the imported libraries map, stopped each forked child of
@@ -176,7 +176,7 @@ def _main_module(stub) -> dict:
 def _run(request: dict, cases=None) -> dict:
     """Run the answer cell and its function on the cases (``cases``: decoded already, by
     :func:`shared_cases`; else decoded here); a plain-data reply."""
-    from .question import Case
+    from ..question import Case
     from .running import QuestionTimeout, _short, run_answer, time_limit
     from .transport import decode
 
@@ -313,7 +313,7 @@ def shared_cases(request: dict):
 
     import numpy as np
 
-    from .question import Case
+    from ..question import Case
     from .running import _fingerprint
     from .transport import decode
 
@@ -390,7 +390,7 @@ def _child(request: dict, write_fd: int, report_fd: int, memory_mb: int,
 
 def _arm(request: dict, report_fd: int) -> None:
     """Tripwires on what the answer may not use, reported on ``report_fd``; then seal."""
-    from .shortcuts import forbidden_objects, seal_process, tripwires
+    from ..shortcuts import forbidden_objects, seal_process, tripwires
 
     pipe = os.fstat(report_fd)
 

@@ -1,7 +1,7 @@
 """The grader's side of a worker: start it sealed, send it one request, read its bounded reply.
 
-A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.worker`, sealed in a
-sandbox (:mod:`kernelcourse.grading.sandbox`), its whole process tree under a memory cap (and,
+A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.sealed.worker`, sealed in a
+sandbox (:mod:`kernelcourse.grading.sealed.sandbox`), its whole process tree under a memory cap (and,
 where a cgroup can be had, a CPU share equal to every other worker's); it is handed the
 :func:`bundle` of the package's modules it may hold on its first line. A :class:`WorkerPool` is
 the worker of one job (``--jobs``): started when first needed; each submission is graded by a
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from . import transport
-from .intake import bounded_json
+from ..intake import bounded_json
 from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
 __all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]
@@ -69,7 +69,7 @@ class Bundle(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 modules = json.loads(sys.stdin.readline())["bundle"]
 sys.meta_path.insert(0, Bundle(modules))
 del modules
-from kernelcourse.grading.worker import main
+from kernelcourse.grading.sealed.worker import main
 main(sys.argv[1:])
 """
 
@@ -108,8 +108,8 @@ class WorkerTimeout(RuntimeError):
 
 
 class Worker:
-    """A Python process that runs answers (:mod:`kernelcourse.grading.worker`), sealed in
-    ``sandbox`` (a :class:`~kernelcourse.grading.sandbox.Sandbox`; None: a plain process),
+    """A Python process that runs answers (:mod:`kernelcourse.grading.sealed.worker`), sealed in
+    ``sandbox`` (a :class:`~kernelcourse.grading.sealed.sandbox.Sandbox`; None: a plain process),
     its whole process tree under a memory cap of ``memory_mb``."""
 
     def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
