@@ -31,7 +31,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLVED = ROOT / "exercises" / "source" / "01_feature_expansions_and_the_kernel_trick.ipynb"
-BEFORE = "398da11"  # the last commit with a fresh worker per submission (issue 20's start)
+# the grader before issue 29 (one worker per job reused across submissions): the "before" of
+# a process per submission forked from a zygote; 398da11 was the fresh worker per submission
+BEFORE = "c82da4e"
+ANSWERS_PER_COPY = 11  # the questions of exercise set 1
 TARGET_SECONDS = 60.0
 
 
@@ -90,10 +93,12 @@ def main():
             shutil.copy(SOLVED, folder / f"student{i:03d}.ipynb")
         print(f"{args.copies} copies of the solved exercise set 1 (full marks each); "
               f"{os.cpu_count()} cores; load average {load()} at the start")
-        print(f"{'run':<36}{'wall s':>9}{'s / submission':>16}")
+        print(f"{'run':<36}{'wall s':>9}{'s / submission':>16}{'ms / answer':>13}")
 
         def row(name, seconds):
-            print(f"{name:<36}{seconds:>9.1f}{seconds / args.copies:>16.3f}", flush=True)
+            per_answer = 1000 * seconds / (args.copies * ANSWERS_PER_COPY)
+            print(f"{name:<36}{seconds:>9.1f}{seconds / args.copies:>16.3f}{per_answer:>13.1f}",
+                  flush=True)
 
         times = {}
         if not args.no_before:
@@ -114,6 +119,9 @@ def main():
         scaled = after * 300 / args.copies
         print(f"300 submissions at --jobs 2, sandbox on: {scaled:.1f} s "
               f"(target {TARGET_SECONDS:.0f} s){'' if scaled <= TARGET_SECONDS else ' MISSED'}")
+        per_answer = 1000 * after / (args.copies * ANSWERS_PER_COPY)
+        print(f"per graded answer at --jobs 2, sandbox on: {per_answer:.1f} ms (target 20 ms)"
+              f"{'' if per_answer <= 20 else ' MISSED'}")
         for jobs in (1, 2):
             print(f"sandbox cost at --jobs {jobs}: {times[True, jobs] / times[False, jobs]:.2f}x")
         for sandbox in (True, False):

@@ -8,7 +8,7 @@
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
 sealed in a sandbox, and writes ``gradebook.csv`` and ``gradebook.json`` (see
-:mod:`kernelcourse.grading.grader` and :mod:`kernelcourse.grading.sandbox`). ``exercises build`` writes the
+:mod:`kernelcourse.grading.grader` and :mod:`kernelcourse.grading.sealed.sandbox`). ``exercises build`` writes the
 student version of each exercise source notebook (see
 :mod:`kernelcourse.grading.pipeline`).
 """
@@ -131,7 +131,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _grade(args) -> int:
     from .grading.grader import clean_text, grade_paths, summary_table
-    from .grading.sandbox import SandboxUnavailable, probe
+    from .grading.sealed.sandbox import SandboxUnavailable, probe
 
     from .grading.questions import use_questions_from
 

@@ -514,9 +514,12 @@ def attacks(paths: dict) -> dict:
     a["honest_nbformat3"] = (version_3(notebook()), FULL, {"ex1.q1": full, "ex1.q7": full})
 
     # --- item 6: limits
-    a["dev_shm_fill"] = (notebook(q2=q2_only_if_it_fails(
-        "with open('/dev/shm/fill', 'wb') as f:\n    f.write(b'x' * (64 << 20))")), FULL,
-        {"ex1.q2": full})
+    # /dev/shm is the submission's own (issue 29: multiprocessing needs it), counted in the
+    # memory cap like /tmp and gone with the submission: 64 MB fit under the cap
+    a["dev_shm_fill"] = (notebook(q2=prefixed("ex1.q2", """
+        with open('/dev/shm/fill', 'wb') as f:
+            f.write(b'x' * (64 << 20))
+        """)), FULL, {"ex1.q2": full})
     a["dev_write"] = (notebook(q2=q2_only_if_it_fails("open('/dev/kc-fill', 'wb').write(b'x')")),
                       FULL, {"ex1.q2": full})
     a["memfd_hoard"] = (notebook(q2=q2_only_if_it_fails(
@@ -1007,7 +1010,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
 
 
 def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
-    from kernelcourse.grading import transport
+    from kernelcourse.grading.sealed import transport
     text = transport.dumps({k * (2 ** 61 - 1) for k in range(40000)})
     with pytest.raises(transport.UnsupportedValue, match="collide") as refused:
         transport.loads(text)
@@ -1035,7 +1038,7 @@ def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
 def test_a_cpu_time_limit_stops_work_but_not_waiting():
     """Where no cgroup gives each worker a CPU share (the watchdog), answers' limits count
     their own CPU time: an answer starved by another's processes is not stopped early."""
-    from kernelcourse.grading.running import QuestionTimeout, time_limit
+    from kernelcourse.grading.sealed.running import QuestionTimeout, time_limit
     start = time.monotonic()
     with time_limit(0.3, cpu=True):
         time.sleep(0.6)  # no CPU used: not stopped
@@ -1084,7 +1087,7 @@ def test_the_memory_cap_means_the_same_under_the_watchdog(watchdog_run):
 def test_which_memory_cap_this_machine_gives():
     """Not a check: says in the test log which cap the main run had (cgroup v2, v1 or the
     watchdog), so a reader knows which paths ran here."""
-    from kernelcourse.grading.sandbox import TreeMemoryLimit
+    from kernelcourse.grading.sealed.sandbox import TreeMemoryLimit
     limit = TreeMemoryLimit(64)
     try:
         print(f"memory cap on this machine: {limit.kind}")

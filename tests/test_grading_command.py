@@ -178,9 +178,9 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
 
     import kernelcourse.grading.grader as grader
     import kernelcourse.grading.intake as intake
-    import kernelcourse.grading.pool as pool
+    import kernelcourse.grading.sealed.pool as pool
     import kernelcourse.grading.scoring as scoring
-    import kernelcourse.grading.transport as transport
+    import kernelcourse.grading.sealed.transport as transport
     # the parent's side: the run, the worker's handle that reads its replies, intake, scoring
     for module in (grader, pool, intake, scoring, transport):
         tree = ast.parse(Path(module.__file__).read_text())
@@ -214,7 +214,7 @@ def _worker_processes():
     forked (the machine may run other people's graders)."""
     import os
 
-    from kernelcourse.grading.sandbox import _process_tree
+    from kernelcourse.grading.sealed.sandbox import _process_tree
     found = set()
     for pid in map(str, _process_tree(os.getpid())):
         try:
@@ -224,7 +224,7 @@ def _worker_processes():
                 state = f.read().rsplit(")", 1)[1].split()[0]
         except OSError:
             continue
-        if (b"kernelcourse.grading.worker" in cmdline or b"kernelcourse_bundle" in cmdline) \
+        if (b"kernelcourse.grading.sealed.worker" in cmdline or b"kernelcourse_bundle" in cmdline) \
                 and state != "Z":
             found.add(int(pid))
     return found

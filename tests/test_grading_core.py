@@ -9,7 +9,8 @@ import pytest
 from kernelcourse.grading import (Case, Diagnosis, Property, Question, check, evaluate,
                                   format_value, get_question, reset_session, session_points,
                                   values_match)
-from kernelcourse.grading import core, transport
+from kernelcourse.grading import core
+from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import (Case, Diagnosis, Question, evaluate, get_question, hint,
-                                  inputs_unchanged, modified_input, reset_session, transport)
+                                  inputs_unchanged, modified_input, reset_session)
+from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.compare import conform_shape, dtype_tolerance, values_match
 from kernelcourse.grading.pipeline import student_source
 from kernelcourse.grading.probes import RowSource, formed_more_rows_than, rows_at_most
@@ -151,7 +152,7 @@ def test_row_source_counts_rows_formed_at_once():
 
 
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
-    from kernelcourse.grading import worker
+    from kernelcourse.grading.sealed import worker
     from kernelcourse.grading.scoring import score
 
     q = _toy_chunked()

@@ -8,7 +8,8 @@ import inspect
 import numpy as np
 import pytest
 
-from kernelcourse.grading import evaluate, get_question, transport
+from kernelcourse.grading import evaluate, get_question
+from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions, import_errors
 
 QUESTIONS = all_questions()

@@ -2,7 +2,7 @@
 
 Each test starts a real sandbox (bubblewrap, as `kernelcourse grade` does) and runs a short
 Python program in it; the program prints what it could do, and the test checks that against
-what the sandbox promises (see kernelcourse/grading/sandbox.py and the README's instructor
+what the sandbox promises (see kernelcourse/grading/sealed/sandbox.py and the README's instructor
 section). The attacks through the grading command itself are in test_grading_attacks.py.
 """
 import json
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import kernelcourse
-from kernelcourse.grading.sandbox import (Sandbox, SandboxUnavailable, TreeMemoryLimit,
+from kernelcourse.grading.sealed.sandbox import (Sandbox, SandboxUnavailable, TreeMemoryLimit,
                                           find_bwrap, probe)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -229,7 +229,7 @@ def test_the_cgroup_v2_cap_is_set_up_as_v2_gives_it(tmp_path, monkeypatch):
     v1's): against a folder laid out as a delegated v2 cgroup, the cap writes memory.max,
     memory.oom.group (one kill is the whole answer's), swap and pids limits, takes the CPU
     share when the cpu controller is delegated, and counts memory.events' oom_kill."""
-    from kernelcourse.grading import sandbox as sb
+    from kernelcourse.grading.sealed import sandbox as sb
 
     own = tmp_path / "user.slice"
     own.mkdir()
@@ -264,4 +264,39 @@ def test_the_cgroup_v2_cap_is_set_up_as_v2_gives_it(tmp_path, monkeypatch):
         assert wrapped[-4:] == ["--", "python3", "-c", "pass"] and str(path) in wrapped
     finally:
         limit.dirs = []  # not the kernel's: nothing to remove
+        limit.close()
+
+
+def test_the_watchdog_holds_while_the_grader_is_stopped(box, monkeypatch):
+    """The watchdog is a process of its own: with the grader's process stopped outright
+    (SIGSTOP, as a grader stuck in a long call of its own would be), a tree over the cap is
+    still killed; a helper resumes the grader once the tree is gone (or after 120 s)."""
+    import signal
+
+    monkeypatch.setenv("KERNELCOURSE_MEMORY_CAP", "watchdog")
+    limit = TreeMemoryLimit(300)
+    assert limit.kind == "watchdog"
+    try:
+        code = """
+            import time
+            block = bytearray(500 * 1024 * 1024)
+            for i in range(0, len(block), 4096):
+                block[i] = 1
+            time.sleep(20)
+            print("survived")"""
+        command = box.command([sys.executable, "-I", "-c", textwrap.dedent(code)])
+        proc = subprocess.Popen(limit.wrap(command), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+        limit.watch(proc.pid)
+        assert limit._watcher.pid not in (os.getpid(), proc.pid)
+        resume = subprocess.Popen(
+            ["/bin/sh", "-c", f"end=$(( $(date +%s) + 120 )); "
+                              f"while kill -0 {proc.pid} 2>/dev/null && [ -z \"$(cat /proc/{proc.pid}/stat 2>/dev/null | grep ' Z ')\" ] "
+                              f"&& [ $(date +%s) -lt $end ]; do sleep 0.2; done; "
+                              f"kill -CONT {os.getpid()}"])
+        os.kill(os.getpid(), signal.SIGSTOP)  # the grader stops here until the tree is gone
+        stdout, _ = proc.communicate(timeout=120)
+        resume.wait(timeout=10)
+        assert "survived" not in stdout and limit.tripped and limit.oom_killed()
+    finally:
         limit.close()

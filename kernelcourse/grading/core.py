@@ -106,25 +106,25 @@ with a note that names both shapes; any other shape fails with a message naming 
 line is cut, when too long, in the failing case's description, never in the diagnosis.
 
 Answers are judged on plain data only: the value an answer returns goes
-through :mod:`kernelcourse.grading.transport` before it is compared, both here
+through :mod:`kernelcourse.grading.sealed.transport` before it is compared, both here
 and in the grading command (which runs answers in a worker process and compares
 in the parent), so both give the same verdict.
 
 The parts live in their own modules, all importable from here:
 :mod:`~kernelcourse.grading.question` (``Question``, ``Case``, ``Diagnosis``,
 ``Property``), :mod:`~kernelcourse.grading.compare` (``values_match``,
-``format_value``), :mod:`~kernelcourse.grading.running` (``run_answer``,
+``format_value``), :mod:`~kernelcourse.grading.sealed.running` (``run_answer``,
 ``time_limit``), :mod:`~kernelcourse.grading.scoring` (``Result``, ``score``,
 ``evaluate``) and :mod:`~kernelcourse.grading.session` (``check``,
 ``reset_session``, ``session_points``: the one session of this process).
 """
 from __future__ import annotations
 
-from . import transport
+from .sealed import transport
 from .compare import _arrays_match, _numeric_sequence, format_value, values_match
 from .question import (_ID_PATTERN, Case, Constraint, Diagnosis, Property, Question,
                        choice_diagnoses, choice_parts, inputs_unchanged, modified_input)
-from .running import QuestionTimeout, _short, run_answer, time_limit
+from .sealed.running import QuestionTimeout, _short, run_answer, time_limit
 from .scoring import Result, _describe_inputs, _fmt, answer_source, evaluate, score
 from .session import _CALLS, _SESSION, _next_seed, check, hint, reset_session, session_points
 from .shortcuts import ReferenceUsed, reason as _shortcut_reason, static_uses, tripwires

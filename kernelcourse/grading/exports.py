@@ -199,7 +199,7 @@ def run_gradescope(root=None) -> dict:
         data = {"score": 0.0, "output": "No notebook (*.ipynb) was submitted.", "tests": [],
                 "visibility": "visible"}
     else:
-        from .sandbox import SandboxUnavailable
+        from .sealed.sandbox import SandboxUnavailable
 
         try:
             with tempfile.TemporaryDirectory() as out:

@@ -18,13 +18,15 @@
    questions out of the same total; answer cells for other questions are
    ignored and reported.
 3. **Sealed answers.** Each job (``--jobs``) has one worker
-   (:mod:`kernelcourse.grading.worker`, driven from here through
-   :mod:`kernelcourse.grading.pool`) inside a sandbox
-   (:mod:`kernelcourse.grading.sandbox`: bubblewrap, no network, no view of
+   (:mod:`kernelcourse.grading.sealed.worker`, driven from here through
+   :mod:`kernelcourse.grading.sealed.pool`) inside a sandbox
+   (:mod:`kernelcourse.grading.sealed.sandbox`: bubblewrap, no network, no view of
    the submissions, the gradebook, the home folder, the checkout or the
-   package's own folder, a private scratch folder, its own PID namespace, a
-   memory cap on its whole process tree), reset between two submissions
-   (every other process killed, the scratch emptied). For each question the
+   package's own folder, a memory cap on its whole process tree); each
+   submission is read and graded by a process of its own, forked by the
+   worker before it holds any submission, in a PID and mount namespace of its
+   own (a private scratch folder), that ends with the submission and takes
+   every process it left with it. For each question the
    parent draws the cases (from the run's seed: a fresh secret one unless
    ``--seed`` is given, the same for every submission, recorded in the
    gradebook) and sends the answer cell's source (as IPython would run it),
@@ -66,19 +68,19 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import transport
+from .sealed import transport
 from .assignment import _main_set, _selected, choose_assignment
 from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
                         _short_names, summary_table, write_gradebook)
 from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
-                     bounded_json, clean_text, find_notebooks, python_source, read_notebook,
-                     read_submission)
+                     bounded_json, cell_problem, clean_text, find_notebooks, python_source,
+                     read_notebook, read_submission, static_source)
 from .feedback import feedback_record
 from .history import archive, book_files, load_rows, merge, stamp
-from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
+from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
-from .sandbox import Sandbox, TreeMemoryLimit, probe
+from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
 from .scoring import LINE_LIMIT, Result, _fmt, score
 from .shortcuts import static_uses
 
@@ -112,8 +114,8 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
 
     ``selection`` fixes the questions (default: the set most of its answer
     cells belong to). ``sandbox``: ``"auto"`` (find one, or raise
-    :class:`~kernelcourse.grading.sandbox.SandboxUnavailable`), a
-    :class:`~kernelcourse.grading.sandbox.Sandbox`, or None for none.
+    :class:`~kernelcourse.grading.sealed.sandbox.SandboxUnavailable`), a
+    :class:`~kernelcourse.grading.sealed.sandbox.Sandbox`, or None for none.
     """
     sandbox = probe() if sandbox == "auto" else sandbox
     seed = new_seed() if seed is None else seed
@@ -198,8 +200,9 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     try:
         cases = q.make_cases(_question_seed(seed, q.id))
         forbidden = q.shortcut_objects()
-        source = python_source(answers[q.id])
-        request = {"source": source, "function": q.function,
+        cell = answers[q.id]
+        source = static_source(cell)  # for reading; IPython's transformation runs sealed
+        request = {"cell": cell, "function": q.function,
                    "time_limit": limit,
                    "forbidden": list(q.forbidden),
                    "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
@@ -209,8 +212,15 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.errors.append(f"{q.id}: not graded, internal error in the question: "
                           f"{type(exc).__name__}: {exc}")
         return
+    problem = cell_problem(cell)  # bounded work on submitted text (intake's caps)
+    if problem:
+        row.details[q.id] = Result(q, "error", 0, len(cases), 0.0, problem).line()
+        row.errors.append(f"{q.id}: {problem}")
+        return
     uses = set(static_uses(source, forbidden))
-    wall = (4 if pool.cpu_time else 2) * limit + 4.0  # the worker's own deadline, and more
+    # the worker's own deadline, and more (without a CPU share it does not count the time an
+    # answer waited for a CPU, up to 16 times the limit)
+    wall = (16 if pool.cpu_time else 2) * limit + 4.0
     try:
         reply = pool.run(request, timeout=min(wall, left + 1.0))
     except WorkerTimeout:
@@ -319,6 +329,10 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
     max_bytes = int(options.pop("max_notebook_mb", DEFAULTS["max_notebook_mb"]) * 1024 * 1024)
     registry = all_questions()
     notebooks, problems = find_notebooks(paths)
+    if sandbox is not None and notebooks:  # what the caps here do not bound, said first
+        notice = limits_notice(options.get("memory_mb", DEFAULTS["memory_mb"]))
+        if notice:
+            stream.write(f"note: {notice}\n")
     rows: list = [Submission(file=p, errors=[why]) for p, why in problems]
     for p, why in problems:
         stream.write(f"skipping {clean_text(p)}: {why}\n")

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["NotebookError", "read_submission", "read_notebook", "bounded_json", "answer_cells",
-           "find_notebooks", "clean_text", "python_source"]
+           "find_notebooks", "clean_text", "python_source", "static_source", "cell_problem",
+           "MAX_CELL_CHARS", "MAX_MAGIC_LINES"]
 
 ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 
@@ -66,12 +67,16 @@ def _cell_source(cell) -> str:
     return source if isinstance(source, str) else ""
 
 
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+# a JSON string, possessive (no backtracking) and closed by the end of the text when its quote
+# is missing: one pass over the text whatever it holds (an unterminated string of 1 MB full of
+# escaped quotes took the old pattern quadratic time, half an hour)
+_JSON_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 def _json_depth(text: str) -> int:
-    """How deep the brackets of a JSON text nest (strings skipped), without parsing it."""
+    """How deep the brackets of a JSON text nest (strings skipped), without parsing it; time
+    linear in the length of the text."""
     brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
     depth = deepest = 0
     for ch in brackets:
@@ -208,22 +213,54 @@ def answer_cells(nb: dict) -> dict[str, str]:
     return found
 
 
-# a line IPython may transform: a magic, a shell escape, help (``?``) or an auto-call
-_MAYBE_IPYTHON = re.compile(r"^\s*[%!?/,;]|\?\s*$", re.MULTILINE)
+# a line IPython may transform: a magic, a shell escape, help (``?``) or an auto-call; ``[ \t]``
+# rather than ``\s``, which would run on over the following blank lines from every line start
+# (quadratic on 400,000 blank lines)
+_MAYBE_IPYTHON = re.compile(r"^[ \t]*[%!?/,;]|\?[ \t]*$", re.MULTILINE)
+_MAGIC_LINE = re.compile(r"^[ \t]*[%!?/,;]", re.MULTILINE)
+_MAGIC_TO_PASS = re.compile(r"^([ \t]*)[%!](?!=).*$", re.MULTILINE)
+
+#: the longest answer cell graded, in characters (longer: 0 for that question, with the reason)
+MAX_CELL_CHARS = 200_000
+#: the most lines IPython would transform (magics, shell lines, help) in one graded answer cell
+MAX_MAGIC_LINES = 100
+
+
+def cell_problem(cell: str) -> str:
+    """Why an answer cell is not graded ('' when it is): over :data:`MAX_CELL_CHARS`
+    characters, or more than :data:`MAX_MAGIC_LINES` lines that IPython would transform (its
+    transformer's time grows faster than the number of such lines). Linear time."""
+    if len(cell) > MAX_CELL_CHARS:
+        return (f"the answer cell holds {len(cell):,} characters, over the limit of "
+                f"{MAX_CELL_CHARS:,}: it is not graded")
+    magics = sum(1 for _ in _MAGIC_LINE.finditer(cell))
+    if magics > MAX_MAGIC_LINES:
+        return (f"the answer cell holds {magics} magic or shell lines (%, !), over the limit of "
+                f"{MAX_MAGIC_LINES}: it is not graded")
+    return ""
+
+
+def static_source(cell: str) -> str:
+    """The cell as Python for reading it (the shortcut check), in linear time: magics and
+    shell lines become ``pass``. The answer itself runs as IPython transforms it, in the
+    sandbox (:func:`kernelcourse.grading.sealed.worker.ipython_source`)."""
+    if not _MAYBE_IPYTHON.search(cell):
+        return cell
+    return _MAGIC_TO_PASS.sub(lambda m: f"{m.group(1)}pass", cell)
 
 
 def python_source(cell: str) -> str:
     """The Python that IPython runs for an answer cell: its own input transformer turns
     magics (``%time``) and shell lines (``!ls``) into ``get_ipython()`` calls, and leaves
     every Python line alone (a continuation line that starts with ``!=`` or ``%`` too).
-    Without IPython, such lines become ``pass``."""
+    Without IPython, such lines become ``pass``. (The grading command runs this in the
+    answer's sandboxed process, under its time limit, never in the grader's.)"""
     if not _MAYBE_IPYTHON.search(cell):  # nothing IPython would transform: plain Python
         return cell
     try:
         from IPython.core.inputtransformer2 import TransformerManager
     except ImportError:  # pragma: no cover - IPython is a dependency of the course
-        return re.sub(r"^(\s*)[%!](?!=).*$", lambda m: f"{m.group(1)}pass", cell,
-                      flags=re.MULTILINE)
+        return static_source(cell)
     try:
         return TransformerManager().transform_cell(cell)
     except Exception:  # noqa: BLE001 - what IPython cannot read fails in the worker, reported

@@ -3,7 +3,7 @@ behaviour ("process Phi chunk by chunk", "leave u unchanged"), not only by the v
 
 A probe is an argument of a :class:`~kernelcourse.grading.question.Case`. It travels to the
 grading worker as plain data (``{"$probe": kind, "data": ...}`` in
-:mod:`~kernelcourse.grading.transport`), is rebuilt there, is handed to the answer, and after the
+:mod:`~kernelcourse.grading.sealed.transport`), is rebuilt there, is handed to the answer, and after the
 call its :meth:`Probe.usage` (plain data) comes back with the outcome. A
 :class:`~kernelcourse.grading.question.Constraint` of the question then reads that usage.
 

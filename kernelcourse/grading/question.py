@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import transport
+from .sealed import transport
 from .compare import conform_shape, values_match
 from .probes import Constraint
 

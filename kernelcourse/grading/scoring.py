@@ -1,7 +1,7 @@
 """Scoring: the verdict on one answer (:class:`Result`) from its outcomes, and :func:`evaluate`,
 which runs and scores an answer in this process.
 
-:func:`score` compares the outcomes of :func:`~kernelcourse.grading.running.run_answer` (run
+:func:`score` compares the outcomes of :func:`~kernelcourse.grading.sealed.running.run_answer` (run
 here or in the grading command's worker) with the reference, the properties and the
 diagnoses; it is the one judge of ``check`` and of ``kernelcourse grade`` alike.
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass
 
-from . import transport
+from .sealed import transport
 from .compare import format_value
 from .question import Case, Diagnosis, Question
-from .running import _short, run_answer
+from .sealed.running import _short, run_answer
 from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
 
 __all__ = ["Result", "score", "evaluate", "answer_source"]

@@ -13,7 +13,7 @@ __all__ = ["check_question"]
 
 def check_question(q, seeds=(0, 1, 2)) -> list[str]:
     """The problems of question ``q`` (an empty list when it is ready to use)."""
-    from . import transport
+    from .sealed import transport
     from .scoring import evaluate
     from .shortcuts import forbidden_objects
 

@@ -29,7 +29,7 @@ import sys
 import zlib
 from typing import Any
 
-from .running import QuestionTimeout, _short
+from .sealed.running import QuestionTimeout, _short
 from .scoring import Result, _fmt, evaluate
 
 __all__ = ["check", "hint", "reset_session", "session_points"]

@@ -83,10 +83,16 @@ def _resolve(dotted: str):
 # it forbids them all. The PSD test: the package's verdict, its smallest eigenvalue, the check
 # every estimator runs on a Gram matrix (``check_psd``, which raises for a non-PSD matrix: a
 # PSD test through ``try``) and the bilinear kernel, whose constructor runs the same test.
+# Gradient descent in the dual: lecture 1's kernelised gradient descent, and lecture 5's
+# functional gradient descent on the squared loss, which on the bilinear kernel ``Bilinear(K)``
+# at the unit vectors takes exactly the same steps on the same coefficients.
 ROUTES = (
     ("kernelcourse.kernels.is_psd", "kernelcourse.kernels.min_eigenvalue",
      "kernelcourse._validation.check_psd", "kernelcourse._validation.check_eigenvalues_psd",
      "kernelcourse.kernels.rules.Bilinear"),
+    ("kernelcourse.gradient_descent.kernel_gradient_descent",
+     "kernelcourse.rkhs.functional_gradient_descent", "kernelcourse.rkhs.squared_loss",
+     "kernelcourse.rkhs.regularised_squared_loss"),
 )
 
 
@@ -405,6 +411,10 @@ def seal_process() -> None:
         return bool(p) and os.path.realpath(p).startswith(prefix)
 
     def guard(event, args):
+        if event.startswith("ctypes."):
+            raise PermissionError(f"{event} is not allowed in a graded answer (ctypes calls "
+                                  f"C; multiprocessing's Value and Array are made with it: use "
+                                  f"a Pool, a Queue or a Pipe)")
         if event.startswith(_BLOCKED_EVENTS):
             raise PermissionError(f"{event} is not allowed in a graded answer")
         if event == "open" and args and _inside(args[0]):

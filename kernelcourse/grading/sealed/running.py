@@ -1,8 +1,8 @@
 """Running an answer: the student's function called on every case, under one time limit.
 
 :func:`run_answer` returns plain-data outcomes only (values in
-:mod:`~kernelcourse.grading.transport`'s format), so the same call serves ``check`` in a notebook
-and the grading command's worker (:mod:`kernelcourse.grading.worker`), which runs it in the
+:mod:`~kernelcourse.grading.sealed.transport`'s format), so the same call serves ``check`` in a notebook
+and the grading command's worker (:mod:`kernelcourse.grading.sealed.worker`), which runs it in the
 sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.scoring.score`).
 """
 from __future__ import annotations
@@ -13,8 +13,8 @@ import threading
 import time
 
 from . import transport
-from .question import Case
-from .shortcuts import ReferenceUsed
+from ..question import Case
+from ..shortcuts import ReferenceUsed
 
 __all__ = ["QuestionTimeout", "time_limit", "run_answer"]
 
@@ -86,7 +86,7 @@ def _fingerprint(value, _depth: int = 0):
 
 def _fingerprints(args, kwargs) -> dict:
     """The arguments as text, to tell afterwards which ones the answer changed in place."""
-    from .probes import Probe
+    from ..probes import Probe
 
     found = {str(i): _fingerprint(a) for i, a in enumerate(args) if not isinstance(a, Probe)}
     found.update({str(k): _fingerprint(v) for k, v in kwargs.items() if not isinstance(v, Probe)})
@@ -96,7 +96,7 @@ def _fingerprints(args, kwargs) -> dict:
 def _usage(args, kwargs, before: dict) -> dict:
     """How the answer used its arguments: ``modified`` (the positions or keywords of the
     arguments it changed in place) and ``probes`` (each probe's report)."""
-    from .probes import probe_usage
+    from ..probes import probe_usage
 
     values = {str(i): a for i, a in enumerate(args)}
     values.update({str(k): v for k, v in kwargs.items()})
@@ -111,7 +111,8 @@ def _usage(args, kwargs, before: dict) -> dict:
     return usage
 
 
-def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False) -> list[dict]:
+def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False,
+               copy: bool = True) -> list[dict]:
     """Call ``func`` on each case; return one plain-data outcome per case.
 
     An outcome is ``{"kind": "value", "value": <encoded>}`` (with ``"usage"``: the arguments
@@ -119,13 +120,16 @@ def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False
     any, see :mod:`~kernelcourse.grading.probes`), or ``"error"``
     (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
     ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
-    :func:`time_limit` for all cases together (``cpu``: of CPU time).
+    :func:`time_limit` for all cases together (``cpu``: of CPU time). ``copy=False`` hands
+    the answer the cases' own arguments (the grading worker's, each case's made for one call,
+    its arrays in memory the worker reads after the call: see
+    :func:`kernelcourse.grading.sealed.worker.shared_cases`).
     """
     outcomes: list[dict] = []
     try:
         with time_limit(seconds, cpu=cpu):
             for i, case in enumerate(cases):
-                args, kwargs = case.copied()
+                args, kwargs = case.copied() if copy else (tuple(case.args), dict(case.kwargs))
                 before = _fingerprints(args, kwargs)
                 try:
                     value = func(*args, **kwargs)

@@ -1,6 +1,6 @@
 """The sandbox every graded answer runs in: bubblewrap, and a memory cap on its process tree.
 
-``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.worker`)
+``kernelcourse grade`` starts one worker per job (see :mod:`kernelcourse.grading.sealed.worker`)
 inside a sandbox made by bubblewrap (``bwrap``), the unprivileged sandbox of Flatpak, over
 Linux namespaces:
 
@@ -10,22 +10,29 @@ Linux namespaces:
   namespace (it sees its own processes only; the worker is PID 1 itself, ``--as-pid-1``, so no
   init of bubblewrap's holds the worker's pipes, and the kernel shields it from signals sent
   from inside; when it ends, every process left in the sandbox is killed by the kernel), IPC and
-  UTS namespaces;
+  UTS namespaces; CAP_SYS_ADMIN in that user namespace only, with which the worker makes a PID
+  and mount namespace per submission (:mod:`kernelcourse.grading.sealed.worker`), whose process drops
+  it;
+* no ``cffi`` (:data:`HIDDEN_MODULES`: its files are hidden), as ``ctypes`` is refused in an
+  answer's process;
 * a file system made of read-only views of the system libraries, the Python installation and
   the virtual environment; nothing else of the machine: not the submissions, not the gradebook
   folder, not the grading user's home, not the checkout, and not the package ``kernelcourse``
   itself (where it lies inside a bound folder, an empty folder hides it): the worker gets the
-  modules it may hold on its standard input (:func:`kernelcourse.grading.pool.bundle`);
+  modules it may hold on its standard input (:func:`kernelcourse.grading.sealed.pool.bundle`);
 * an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the current folder) in
-  memory, capped in size, that vanishes with the sandbox; ``/dev`` read-only;
+  memory, capped in size, that vanishes with the sandbox (and each submission has its own
+  ``/tmp`` and ``/dev/shm`` over it); ``/dev`` read-only;
 * a clean environment, a new terminal session, no file descriptor but the pipes it answers on.
 
 The memory cap covers the whole process tree of the sandbox: a cgroup (v2 where the grading
 user may create one, with ``memory.oom.group``; else v1's memory controller, as root can, with
 a CPU share of its own) when one can be had, else a watchdog that sums the memory of the tree
 (each process's proportional share, PSS, so pages shared by forked processes count once) and
-the bytes in its scratch folder ten times a second and kills it over the cap
-(``KERNELCOURSE_MEMORY_CAP=watchdog`` forces the watchdog, for tests). Under each, a process of
+the bytes in its scratch folders ten times a second and kills it over the cap, a process of
+its own (this file run as a script), never a thread of the grader
+(``KERNELCOURSE_MEMORY_CAP=watchdog`` forces the watchdog, for tests). :func:`limits_notice`
+says what the caps cannot bound on this machine. Under each, a process of
 the tree killed for memory counts in :meth:`TreeMemoryLimit.oom_kills`. See
 :class:`TreeMemoryLimit`.
 
@@ -97,6 +104,29 @@ def _python_roots() -> list[str]:
     return [r for r in roots if not any(r != o and r.startswith(o + os.sep) for o in roots)]
 
 
+#: modules an answer may not load, hidden in the sandbox (cffi calls C as ctypes does, and
+#: ctypes is refused in an answer's process)
+HIDDEN_MODULES = ("cffi", "_cffi_backend")
+
+
+@functools.lru_cache(maxsize=1)
+def _hidden_modules() -> tuple[str, ...]:
+    """The files and folders of :data:`HIDDEN_MODULES` in this environment."""
+    import importlib.util
+
+    found = []
+    for name in HIDDEN_MODULES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is None or not spec.origin or not os.path.exists(spec.origin):
+            continue
+        origin = os.path.realpath(spec.origin)
+        found.append(os.path.dirname(origin) if spec.submodule_search_locations else origin)
+    return tuple(found)
+
+
 def _system_mounts() -> list[str]:
     args: list[str] = []
     for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
@@ -131,6 +161,10 @@ class Sandbox:
                 # pipes, and the kernel shields PID 1 from every signal sent from inside
                 "--as-pid-1",
                 "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+                # CAP_SYS_ADMIN in the sandbox's own user namespace (nothing outside it): the
+                # worker makes a PID and mount namespace per submission with it; the process
+                # that reads a submission drops it, and every other capability, first
+                "--cap-add", "CAP_SYS_ADMIN",
                 *_system_mounts(),
                 # the scratch first: a checkout or environment that lives under /tmp is then
                 # bound over it, not hidden by it
@@ -142,6 +176,14 @@ class Sandbox:
         package = package_dir()
         if any(package == r or package.startswith(r + os.sep) for r in self.roots):
             args += ["--size", "4096", "--tmpfs", package, "--remount-ro", package]
+        # foreign-function interfaces are refused alike: ctypes by the answer's seal (an audit
+        # hook and seccomp), cffi by its absence (its files are hidden here)
+        for path in _hidden_modules():
+            if any(path == r or path.startswith(r + os.sep) for r in self.roots):
+                if os.path.isdir(path):
+                    args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
+                else:
+                    args += ["--ro-bind", "/dev/null", path]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
@@ -181,6 +223,31 @@ def probe(bwrap: str | None = None) -> Sandbox:
     if why:
         raise SandboxUnavailable(why)
     return Sandbox(bwrap)
+
+
+def limits_notice(memory_mb: int) -> str:
+    """What the caps on this machine do not bound, said before grading ('' when they all
+    hold): without a cgroup the memory cap is the watchdog's (kernel memory uncounted, a
+    burst between two of its looks unseen) and no CPU share keeps one job's processes from
+    slowing the other jobs' answers (their limits then count their own CPU time); as root the
+    kernel does not apply the per-sandbox process limit (the cgroup's or the watchdog's
+    count does)."""
+    limit = TreeMemoryLimit(memory_mb)
+    try:
+        kind, share = limit.kind, limit.cpu_share
+    finally:
+        limit.close()
+    notes = []
+    if kind == "watchdog":
+        notes.append("the memory cap is a watchdog that sums the answers' memory ten times a "
+                     "second (no cgroup here): kernel memory beyond the descriptors' limit "
+                     "is not counted, and a burst shorter than a tenth of a second goes unseen")
+    if not share:
+        notes.append("no CPU share per job (no cgroup cpu controller): one answer's processes "
+                     "can slow the answers graded beside it; their time limits count their "
+                     "own CPU time, so they are not stopped early (use --jobs 1 for exact "
+                     "fairness)")
+    return "; ".join(notes)
 
 
 # --------------------------------------------------------------------- memory of a process tree
@@ -241,9 +308,8 @@ class TreeMemoryLimit:
         self.dirs: list[Path] = []
         self.kind = "watchdog"
         self.cpu_share = False  # whether a cgroup gives this tree a CPU share of its own
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.tripped = 0
+        self._watcher: subprocess.Popen | None = None
+        self._tripped = 0
         if self.bytes > 0:
             self._make_cgroup()
 
@@ -340,28 +406,32 @@ class TreeMemoryLimit:
         return count
 
     # -- the watchdog
+    @property
+    def tripped(self) -> int:
+        """How many times the watchdog fired (it writes one byte to its pipe each time)."""
+        if self._watcher is not None and self._watcher.stdout is not None:
+            try:
+                while True:
+                    chunk = os.read(self._watcher.stdout.fileno(), 4096)
+                    if not chunk:
+                        break
+                    self._tripped += len(chunk)
+            except (BlockingIOError, OSError, ValueError):
+                pass
+        return self._tripped
+
     def watch(self, root_pid: int) -> None:
+        """Start the watchdog on the tree of ``root_pid``: a process of its own (this file run
+        as a script, standard library only), never a thread of the grader, so nothing the
+        grader is busy with can stop it; it ends when the tree has gone."""
         if self.kind != "watchdog" or self.bytes <= 0:
             return
-        self._thread = threading.Thread(target=self._watch, args=(root_pid,), daemon=True)
-        self._thread.start()
-
-    def _watch(self, root_pid: int) -> None:
-        page = os.sysconf("SC_PAGE_SIZE")
-        while not self._stop.wait(0.1):
-            tree = _process_tree(root_pid)
-            if not tree:
-                return
-            rss = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
-            for pid in tree:
-                rss += _memory_of(pid, page)
-            if rss > self.bytes or len(tree) > self.MAX_PROCESSES:
-                self.tripped += 1
-                for pid in tree:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+        self._watcher = subprocess.Popen(
+            [sys.executable, "-I", "-S", os.path.abspath(__file__), "--watch", str(root_pid),
+             str(self.bytes), str(self.MAX_PROCESSES)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            close_fds=True, start_new_session=True)
+        os.set_blocking(self._watcher.stdout.fileno(), False)
 
     # -- the end
     def _remove(self) -> None:
@@ -384,8 +454,46 @@ class TreeMemoryLimit:
         self.dirs = []
 
     def close(self) -> None:
-        self._stop.set()
         self._remove()
+        if self._watcher is not None:
+            self.tripped  # noqa: B018 - what it reported before it goes
+            if self._watcher.poll() is None:
+                self._watcher.kill()
+            self._watcher.wait()
+            self._watcher.stdout.close()
+            self._watcher = None
+
+
+def _watch(root_pid: int, cap: int, most: int) -> None:
+    """The watchdog's loop (in a process of its own): ten times a second, the memory of the
+    tree of ``root_pid`` (each process's PSS, and its private scratch folders); over ``cap``
+    bytes or ``most`` processes, every process of the tree is killed and one byte written to
+    standard output."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    try:  # die with the grader
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover
+        pass
+    while True:
+        time.sleep(0.1)
+        tree = _process_tree(root_pid)
+        if not tree:
+            return
+        used = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
+        for pid in tree:
+            used += _memory_of(pid, page)
+        if used > cap or len(tree) > most:
+            try:  # told first: the grader sees it by the time it sees the tree die
+                os.write(1, b"!")
+            except OSError:
+                return
+            for pid in tree:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
 
 def _memory_of(pid: int, page: int) -> int:
@@ -406,26 +514,30 @@ def _memory_of(pid: int, page: int) -> int:
 
 
 def _scratch_bytes(tree: list[int]) -> int:
-    """The bytes held in the private scratch folders (tmpfs) the processes of ``tree`` see,
-    each file system counted once."""
+    """The bytes held in the private scratch folders (the tmpfs ``/tmp`` and ``/dev/shm`` of
+    each submission) the processes of ``tree`` see, each file system counted once."""
     seen, used = set(), 0
     for pid in tree:
-        try:
-            st = os.statvfs(f"/proc/{pid}/root{SCRATCH}")
-            key = os.stat(f"/proc/{pid}/root{SCRATCH}").st_dev
-        except OSError:
-            continue
-        if key in seen or key == _HOST_SCRATCH_DEV:
-            continue
-        seen.add(key)
-        used += (st.f_blocks - st.f_bfree) * st.f_frsize
+        for folder in _SCRATCHES:
+            try:
+                st = os.statvfs(f"/proc/{pid}/root{folder}")
+                key = os.stat(f"/proc/{pid}/root{folder}").st_dev
+            except OSError:
+                continue
+            if key in seen or key in _HOST_DEVS:
+                continue
+            seen.add(key)
+            used += (st.f_blocks - st.f_bfree) * st.f_frsize
     return used
 
 
-try:
-    _HOST_SCRATCH_DEV = os.stat(SCRATCH).st_dev
-except OSError:  # pragma: no cover
-    _HOST_SCRATCH_DEV = -1
+_SCRATCHES = (SCRATCH, "/dev/shm")
+_HOST_DEVS = set()
+for _folder in ("/", *_SCRATCHES):
+    try:
+        _HOST_DEVS.add(os.stat(_folder).st_dev)
+    except OSError:  # pragma: no cover
+        pass
 
 
 def _process_tree(root: int) -> list[int]:
@@ -446,3 +558,7 @@ def _process_tree(root: int) -> list[int]:
         frontier = [pid for pid, parent in parents.items() if parent in frontier]
         tree += frontier
     return tree
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["--watch"]:
+    _watch(*map(int, sys.argv[2:5]))

@@ -70,7 +70,7 @@ def encode(obj, _depth: int = 0):
         return {tag: [encode(v, _depth + 1) for v in obj]}
     if isinstance(obj, dict):
         return {"$dict": [[encode(k, _depth + 1), encode(v, _depth + 1)] for k, v in obj.items()]}
-    from .probes import Probe
+    from ..probes import Probe
     if isinstance(obj, Probe):
         return {"$probe": obj.kind, "data": encode(obj.spec(), _depth + 1)}
     raise UnsupportedValue(
@@ -123,7 +123,7 @@ def decode(obj, _depth: int = 0, probes: bool = False):
     if "$tuple" in obj:
         return tuple(decode(v, _depth + 1, probes) for v in obj["$tuple"])
     if "$probe" in obj:
-        from .probes import PROBES
+        from ..probes import PROBES
         if not probes or obj["$probe"] not in PROBES:
             raise UnsupportedValue("a probe is an input of the grader, not a value")
         return PROBES[obj["$probe"]].from_spec(decode(obj.get("data"), _depth + 1))

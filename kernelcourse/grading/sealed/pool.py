@@ -1,12 +1,14 @@
 """The grader's side of a worker: start it sealed, send it one request, read its bounded reply.
 
-A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.worker`, sealed in a
-sandbox (:mod:`kernelcourse.grading.sandbox`), its whole process tree under a memory cap (and,
+A :class:`Worker` is one Python process running :mod:`kernelcourse.grading.sealed.worker`, sealed in a
+sandbox (:mod:`kernelcourse.grading.sealed.sandbox`), its whole process tree under a memory cap (and,
 where a cgroup can be had, a CPU share equal to every other worker's); it is handed the
 :func:`bundle` of the package's modules it may hold on its first line. A :class:`WorkerPool` is
-the worker of one job (``--jobs``): started when first needed, reset between two submissions
-(every other process killed, the scratch folder emptied: nothing of one submission reaches the
-next), replaced after it fails. A worker that exits, crashes or runs out of memory raises
+the worker of one job (``--jobs``): started when first needed; each submission is graded by a
+process of its own that the worker forks before it reads a byte of that submission, in a PID
+and mount namespace of its own, and that ends with the submission (:meth:`Worker.end_submission`:
+the kernel kills every process it left, its ``/tmp`` and ``/dev/shm`` vanish): nothing of one
+submission reaches the next. A worker that fails is replaced. A worker that exits, crashes or runs out of memory raises
 :class:`WorkerDied` with the reason; one that does not reply in time raises
 :class:`WorkerTimeout`.
 """
@@ -26,7 +28,7 @@ import time
 from pathlib import Path
 
 from . import transport
-from .intake import bounded_json
+from ..intake import bounded_json
 from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
 __all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]
@@ -67,7 +69,7 @@ class Bundle(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 modules = json.loads(sys.stdin.readline())["bundle"]
 sys.meta_path.insert(0, Bundle(modules))
 del modules
-from kernelcourse.grading.worker import main
+from kernelcourse.grading.sealed.worker import main
 main(sys.argv[1:])
 """
 
@@ -106,19 +108,21 @@ class WorkerTimeout(RuntimeError):
 
 
 class Worker:
-    """A Python process that runs answers (:mod:`kernelcourse.grading.worker`), sealed in
-    ``sandbox`` (a :class:`~kernelcourse.grading.sandbox.Sandbox`; None: a plain process),
+    """A Python process that runs answers (:mod:`kernelcourse.grading.sealed.worker`), sealed in
+    ``sandbox`` (a :class:`~kernelcourse.grading.sealed.sandbox.Sandbox`; None: a plain process),
     its whole process tree under a memory cap of ``memory_mb``."""
 
     def __init__(self, memory_mb: int, sandbox: Sandbox | None = None):
         self.memory_mb = memory_mb
         self.limit = TreeMemoryLimit(memory_mb)
+        self.submissions = 0  # submission processes ended so far
         env = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "PYTHONHASHSEED": "0", "MPLBACKEND": "Agg", "PYTHONDONTWRITEBYTECODE": "1"}
         # isolated mode (no PYTHON* variables, no user site, no current folder on sys.path);
         # the package comes on stdin, as the bundle, not from the file system
         argv = [sys.executable, "-I", "-c", _BOOT, str(memory_mb),
-                "sandboxed" if sandbox else "plain"]
+                "sandboxed" if sandbox else "plain",
+                str(sandbox.scratch_mb if sandbox is not None else 0)]
         if sandbox is not None:
             self.folder = None
             command, cwd = sandbox.command(argv, env), None
@@ -218,12 +222,27 @@ class Worker:
                              f"on all of its processes)"}
         return reply
 
-    def reset(self, timeout: float = 30.0) -> None:
-        """Between two submissions: every other process of the sandbox killed, the scratch
-        folder emptied (:class:`WorkerDied` or :class:`WorkerTimeout` if it cannot be)."""
-        reply = self.run({"reset": True}, timeout)
-        if reply.get("reset") is not True:
-            raise WorkerDied("the worker could not be reset")
+    def end_submission(self, timeout: float = 30.0) -> None:
+        """The submission's process ends (the kernel kills every process it left, its
+        scratch vanishes) and the worker forks the next one: :class:`WorkerDied` or
+        :class:`WorkerTimeout` if that does not happen."""
+        try:
+            self.proc.stdin.write(b'{"end":true}\n')
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            raise WorkerDied(self._exit_text()) from None
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._read_line(deadline)
+            try:
+                reply = bounded_json(line, "the reply", max_depth=4)
+            except ValueError:
+                continue
+            if isinstance(reply, dict) and reply.get("done") == self.submissions + 1:
+                self.submissions += 1
+                return
+
+    reset = end_submission
 
     def close(self) -> None:
         try:  # end of its input: a worker that is well ends by itself (and is reaped)
@@ -268,11 +287,11 @@ class WorkerPool:
                 self.worker = None  # the first request tries again and reports
 
     def next_submission(self) -> None:
-        """Make the worker fresh for another submission: reset when it served one, replaced
-        when the reset fails."""
+        """A process that has never held another submission's data for the next one: the
+        last one ended, or the worker replaced when that fails."""
         if self.worker is not None and self._used:
             try:
-                self.worker.reset()
+                self.worker.end_submission()
             except (WorkerTimeout, WorkerDied):
                 self.close()
         self._used = False

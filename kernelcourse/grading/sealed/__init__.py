@@ -1,0 +1,17 @@
+"""The sealed runner: the only code of the grading command that runs submitted code.
+
+``kernelcourse grade`` reads submissions and judges answers in the grader's own process
+(:mod:`kernelcourse.grading.grader`, :mod:`~kernelcourse.grading.intake`,
+:mod:`~kernelcourse.grading.scoring`); everything that starts, holds or talks to a process
+running an answer lives here:
+
+* :mod:`.sandbox`: the bubblewrap sandbox, the memory cap on its process tree (a cgroup, else
+  the watchdog, a process of its own), what the caps cannot bound here;
+* :mod:`.pool`: the grader's handle on a worker (start, one request, a bounded reply, the end
+  of a submission), and the bundle of modules the worker holds;
+* :mod:`.worker`: inside the sandbox, the zygote that never reads a request, the process per
+  submission in its own PID and mount namespaces, the process per answer;
+* :mod:`.running`: the answer's function called on each case under its time limit (also what
+  ``check`` runs in a notebook);
+* :mod:`.transport`: plain data in and out, as JSON text.
+"""

@@ -1,0 +1,456 @@
+"""Issue 29: one student's submission never reaches another's, and the grader's own work on
+submitted text is bounded. Every attack runs through the real ``kernelcourse grade`` in the
+real sandbox, among honest submissions graded before and after it by the same worker
+(``--jobs 1``, files graded in name order), and every row's score is asserted exactly: under
+the cap this machine gives (a cgroup, as root) and under the watchdog as a user without root
+(``setpriv --reuid nobody``) where this machine allows it.
+
+The attacks:
+
+* ``b_scanner``: answers nothing itself; searches its own process for another student's answer
+  cells (``sys.modules``, ``linecache``, the frames above it, what is buffered on its standard
+  input, every byte of its writable memory through ``/proc/self/mem``, where freed memory
+  keeps what a process once read) and runs what it finds, and shows any comment it finds in
+  its error: it must find nothing and score 0;
+* ``c_zombie``: leaves a process behind that keeps killing every process it can see (through
+  cffi, a zombie thread-group leader whose thread runs on, where cffi can be loaded; else a
+  detached process in a session of its own) and files in ``/tmp`` and ``/dev/shm``;
+* ``f_sigint``: sends SIGINT (and SIGTERM, SIGSTOP) to every process it can see, the worker's
+  PID 1 first, in the middle of its own answer;
+* ``g_unterminated`` (a 1 MB unterminated JSON string), ``h_blank_lines`` (400,000 blank
+  lines in one cell), ``i_magic_lines`` (600 magic lines in one cell): the grader's own
+  reading of them is linear (caps on a cell's size and its magic lines, IPython's
+  transformation run sealed under the answer's time limit);
+* ``j_sockets``: holds socket buffers (kernel memory no memory cap counts) as far as it can;
+* ``k_honest_idioms``: ``display(...)``, a function defined under ``if __name__ ==
+  "__main__":`` (true in Jupyter) and ``multiprocessing`` (a pool, a lock and a queue, whose
+  semaphores live in ``/dev/shm``) score;
+* ``l_route_functional_gd``: ex1.q4 answered by lecture 5's functional gradient descent on the
+  bilinear kernel, a route to its reference, scores 0 for it.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_grading_attacks import ANSWERS, FULL, notebook, prefixed, raw_cells
+
+MARK = f"mark-{os.getpid()}-honest-comment"
+
+
+def honest(tag: str) -> dict:
+    """The solved set, a comment naming the student in every answer cell."""
+    cells = {q.split(".")[1]: f"# {MARK} of {tag}\n" + ANSWERS[q].split("\n", 1)[1]
+             for q in ANSWERS}
+    return notebook(**cells)
+
+
+# a scanned question's cell: look for another student's cell for this question and run it
+SCANNER = '''
+import linecache, os, sys
+NEEDLE = "mark-" + {pid!r} + "-honest"
+WANT = "# ANSWER " + {qid!r} + chr(10)
+found = []
+
+def look(text):
+    if isinstance(text, str) and NEEDLE in text:
+        found.append(text)
+
+for module in list(sys.modules.values()):
+    for v in list(getattr(module, "__dict__", {{}}).values()):
+        look(v)
+for lines in list(linecache.cache.values()):
+    if isinstance(lines, tuple) and len(lines) > 2:
+        look("".join(lines[2]))
+frame = sys._getframe()
+while frame is not None:
+    for v in list(frame.f_locals.values()):
+        look(v)
+        if isinstance(v, dict):
+            for w in list(v.values()):
+                look(w)
+    frame = frame.f_back
+for stream in (sys.stdin, sys.__stdin__):
+    try:
+        look(stream.buffer.peek(1 << 16).decode("utf-8", "replace"))
+    except Exception:
+        pass
+# every writable private mapping of the process (heap, malloc arenas, Python's arenas): what a
+# process that once read another submission would still hold in freed memory
+# (a grader without root gives its answers no read of their own /proc/self/mem: not dumpable)
+needle = NEEDLE.encode()
+try:
+    maps, mem = open("/proc/self/maps"), open("/proc/self/mem", "rb", 0)
+except OSError:
+    maps, mem = [], None
+for line in maps:
+    fields = line.split()
+    span, perms = fields[:2]
+    if not perms.startswith("rw"):
+        continue
+    start, end = (int(x, 16) for x in span.split("-"))
+    for chunk in range(start, end, 1 << 22):
+        try:
+            mem.seek(chunk)
+            data = mem.read(min(end, chunk + (1 << 22) + 8192) - chunk)
+        except (OSError, OverflowError, ValueError, MemoryError):
+            continue
+        at = data.find(needle)
+        while at != -1:
+            begin = max(data.rfind(b"# ANSWER", 0, at), 0)
+            found.append(data[begin:at + 4000].decode("utf-8", "replace"))
+            at = data.find(needle, at + 1)
+        del data
+for text in found:
+    if WANT in text:
+        try:
+            exec(text[text.index(WANT):].split(chr(0))[0], globals())
+        except BaseException:
+            pass
+if not any(callable(globals().get(n)) for n in {function!r}.split()):
+    def {function}(*args, **kwargs):
+        raise ValueError("found: " + " | ".join(t[:300] for t in found)[:1500])
+'''
+
+
+SCANNED = ("ex1.q1", "ex1.q2", "ex1.q5")
+
+
+def scanner() -> dict:
+    """Scans in three questions' cells (the others are stubs: a scan takes seconds)."""
+    from kernelcourse.grading import get_question
+    cells = {}
+    for q in ANSWERS:
+        function = get_question(q).function
+        body = (SCANNER.format(pid=str(os.getpid()), qid=q, function=function) if q in SCANNED
+                else f"def {function}(*args, **kwargs):\n    raise NotImplementedError\n")
+        cells[q.split(".")[1]] = body
+    return notebook(**cells)
+
+
+ZOMBIE = """
+import os, time
+import numpy as np
+
+def _killer():
+    import os, signal, time
+    time.sleep(0.5)
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except OSError:
+            pass
+        for pid in range(1, 400):
+            if pid != os.getpid():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        time.sleep(0.005)
+
+for folder in ("/tmp", "/dev/shm"):
+    try:
+        with open(folder + "/left-by-c_zombie", "w") as f:
+            f.write("x" * 1000)
+    except OSError:
+        pass
+if os.fork() == 0:
+    try:
+        import threading
+        from cffi import FFI           # the leader exits alone, its thread runs on
+        ffi = FFI()
+        ffi.cdef("long syscall(long number, ...);")
+        libc = ffi.dlopen(None)
+        threading.Thread(target=_killer).start()
+        time.sleep(0.1)
+        libc.syscall(60, ffi.cast("long", 0))   # SYS_exit: this thread only
+    except BaseException:
+        pass
+    os.setsid()                        # no cffi: a detached process in a session of its own
+    if os.fork() == 0:
+        os.closerange(3, 4096)
+        _killer()
+    os._exit(0)
+"""
+
+SIGNALS = """
+import os, signal
+for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGSTOP):
+    for pid in [1, os.getppid()] + list(range(2, 64)):
+        if pid != os.getpid():
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+"""
+
+SOCKETS = """
+import resource, socket
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+try:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+except (OSError, ValueError):
+    pass
+held, keep = 0, []
+try:
+    while held < 1_200_000_000:
+        a, b = socket.socketpair()
+        a.setblocking(False)
+        keep.append((a, b))
+        try:
+            while True:
+                held += a.send(b"x" * 65536)
+        except BlockingIOError:
+            pass
+except OSError:
+    pass
+assert held < 300 * 2 ** 20, held    # right only while it held less than 300 MB
+"""
+
+
+def _files(folder: Path) -> dict:
+    """The submissions, graded in name order; each name -> (total, {question: text})."""
+    want = {}
+
+    def put(name, nb, total, details=None):
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+        want[f"{name}.ipynb"] = (total, details or {})
+
+    put("a_honest", honest("a_honest"), FULL)
+    put("b_scanner", scanner(), 0)
+    put("c_zombie", notebook(q11=prefixed("ex1.q11", ZOMBIE)), FULL)
+    put("d_honest", honest("d_honest"), FULL)
+    put("e_scanner", scanner(), 0)
+    put("f_sigint", notebook(q2=prefixed("ex1.q2", SIGNALS)), FULL, {"ex1.q2": "passed all"})
+    g = json.dumps(notebook())[:-1] + ', "x": "' + "\\\"" * 500_000  # 1 MB, never closed
+    (folder / "g_unterminated.ipynb").write_text(g)
+    want["g_unterminated.ipynb"] = (0, {})
+    put("h_blank_lines", raw_cells(q2="# ANSWER ex1.q2\n" + "\n" * 400_000
+                                   + "def all_subsets_dim(d):\n    return 2 ** d\n"), FULL - 1,
+        {"ex1.q2": "characters, over the limit of"})
+    put("i_magic_lines", notebook(q2="%time x = 1\n" * 600 + "def all_subsets_dim(d):\n"
+                                  "    return 2 ** d\n"), FULL - 1,
+        {"ex1.q2": "magic or shell lines"})
+    put("i_some_magics", notebook(q2="%time x = 1\n" * 40 + "!echo hi\n"
+                                  "def all_subsets_dim(d):\n    return 2 ** d\n"), FULL,
+        {"ex1.q2": "passed all"})
+    put("j_sockets", notebook(q2=prefixed("ex1.q2", SOCKETS)), None)
+    put("k_honest_idioms", notebook(q2="""
+        import os
+        display("the answer follows")
+        for left in ("/tmp/left-by-c_zombie", "/dev/shm/left-by-c_zombie"):
+            assert not os.path.exists(left), left    # nothing of another submission's
+
+        if __name__ == "__main__":
+            def all_subsets_dim(d):
+                return 2 ** d
+        """, q10=prefixed("ex1.q10", """
+        import multiprocessing
+
+        def _square(x):
+            return x * x
+
+        _lock, _queue = multiprocessing.Lock(), multiprocessing.Queue()  # semaphores: /dev/shm
+        with _lock, multiprocessing.Pool(2) as _pool:
+            _queue.put(sum(_pool.map(_square, range(4))))
+        assert _queue.get(timeout=30) == 14
+        """)), FULL, {"ex1.q2": "passed all", "ex1.q10": "passed all"})
+    # lecture 5's functional gradient descent on the bilinear kernel at the unit vectors takes
+    # the steps of ex1.q4's reference: a route to it, closed
+    put("l_route_functional_gd", notebook(q4="""
+        import numpy as np
+        from kernelcourse.kernels import Bilinear
+        from kernelcourse import rkhs
+
+        def kernel_gd(K, y, step, n_steps):
+            unit = np.eye(len(y))
+            start = rkhs.RKHSFunction(Bilinear(np.asarray(K, float)), unit, np.zeros(len(y)))
+            loss = getattr(rkhs, "squared" + "_loss")(unit, np.asarray(y, float))
+            f, _ = getattr(rkhs, "functional_gradient" + "_descent")(loss, start, step, n_steps)
+            return f.alpha
+        """), FULL - 3, {"ex1.q4": "uses the course's reference implementation of"})
+    put("z_honest", honest("z_honest"), FULL)
+    return want
+
+
+def _grade(folder: Path, out: Path, home: Path, *, as_user=None, env=None):
+    env = {**os.environ, "HOME": str(home), **(env or {})}
+    command = [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
+               "--questions", "ex1", "--jobs", "1", "--memory-mb", "512",
+               # room for the scanners to search all they can reach on a loaded machine
+               "--question-timeout", "60",
+               "--max-notebook-mb", "4", "--no-progress"]
+    if as_user:
+        command = ["setpriv", f"--reuid={as_user}", "--regid=nogroup", "--clear-groups",
+                   *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=1500, cwd=out,
+                          env=env)
+
+
+def _run(env=None, as_user=None):
+    base = Path(tempfile.mkdtemp(prefix="kc-isolation-", dir="/tmp"))
+    try:
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        want = _files(folder)
+        for p in (base, folder, out, home, *folder.iterdir()):
+            p.chmod(0o777 if p.is_dir() else 0o644)
+        result = _grade(folder, out, home, as_user=as_user, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        text = (out / "gradebook.json").read_text()
+        book = json.loads(text)
+        rows = {Path(s["file"]).name: s for s in book["submissions"]}
+        return {"rows": rows, "want": want, "text": text + (out / "gradebook.csv").read_text()
+                + result.stdout + result.stderr}
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _check(run):
+    rows, want = run["rows"], run["want"]
+    assert sorted(rows) == sorted(want)
+    for name, (total, details) in want.items():
+        row = rows[name]
+        if total is not None:
+            assert row["total"] == pytest.approx(total), (name, row["details"], row["errors"])
+        for q, text in details.items():
+            assert text in row["details"][q], (name, q, row["details"][q])
+    # no comment of another student shows anywhere: not in the scanners' errors, nor elsewhere
+    assert MARK not in run["text"]
+    for name in ("b_scanner.ipynb", "e_scanner.ipynb"):
+        # each scan ran to its end, found nothing, and said so in its error
+        assert rows[name]["total"] == 0
+        for q in SCANNED:
+            detail = rows[name]["details"][q]
+            assert "ValueError: found: " in detail, (q, detail)
+    assert rows["g_unterminated.ipynb"]["errors"][0].startswith(
+        "not a notebook (invalid JSON: Unterminated string")
+    # the socket hoarder holds at most its descriptors' worth of buffers: not the 1.2 GB
+    assert rows["j_sockets.ipynb"]["total"] == pytest.approx(FULL), rows["j_sockets.ipynb"]
+
+
+@pytest.fixture(scope="module")
+def capped_run():
+    return _run()
+
+
+@pytest.fixture(scope="module")
+def watchdog_run():
+    """The same submissions under the watchdog (no cgroup), as a user without root."""
+    probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                            sys.executable, "-c", "import kernelcourse"], capture_output=True)
+    user = "nobody" if os.getuid() == 0 and probe.returncode == 0 else None
+    run = _run(env={"KERNELCOURSE_MEMORY_CAP": "watchdog"}, as_user=user)
+    run["user"] = user
+    return run
+
+
+@pytest.mark.slow
+def test_no_submission_reaches_another_under_the_cap_this_machine_gives(capped_run):
+    _check(capped_run)
+
+
+@pytest.mark.slow
+def test_no_submission_reaches_another_under_the_watchdog_without_root(watchdog_run):
+    if os.getuid() == 0:
+        assert watchdog_run["user"] == "nobody", "could not drop to a user without root"
+    _check(watchdog_run)
+
+
+# ------------------------------------------------------------- checks an answer cannot rewrite
+STEP = """
+import numpy as np
+{prefix}
+
+def dual_sgd_step(u, i, k_row, y_i, alpha):
+    {copy}
+    u[i] = u[i] + alpha * y_i / (1 + np.exp(y_i * (k_row @ u)))
+    return u
+"""
+SILENCE_THE_REPORT = """
+import kernelcourse.grading.sealed.running as running
+running._usage = lambda *args, **kwargs: {}     # its own report says nothing changed
+"""
+
+
+@pytest.mark.parametrize("prefix, copy, status", [
+    ("", "u = np.array(u, dtype=float)", "passed"),
+    ("", "", "failed"),
+    (SILENCE_THE_REPORT, "", "failed"),
+    (SILENCE_THE_REPORT, "u = np.array(u, dtype=float)", "passed"),
+])
+def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix, copy, status):
+    """ex2.q1 says "leave u unchanged": the grading worker counts what the answer changed in
+    place in the arrays it handed over, read in its own process after the answer's has ended,
+    so an answer that rewrites its own report (``running._usage``) is still caught."""
+    from kernelcourse.grading import get_question
+    from kernelcourse.grading.sealed import transport, worker
+    from kernelcourse.grading.scoring import score
+
+    q = get_question("ex2.q1")
+    cases = q.make_cases(7)
+    request = {"cell": STEP.format(prefix=prefix, copy=copy), "function": q.function,
+               "time_limit": 20, "forbidden": [],
+               "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
+                         for c in cases]}
+    reply = json.loads(json.dumps(worker._serve(request, 0)))
+    result = score(q, cases, reply["outcomes"])
+    assert result.status == status, result.line()
+    if status == "failed":
+        assert "in place" in result.line()
+
+
+# ------------------------------------------------------------- CPU theft without a CPU share
+SPINNERS = """
+import os, time
+for _ in range(100):
+    try:
+        if os.fork() == 0:
+            os.setsid()
+            while True:
+                pass
+    except OSError:          # the process limit: as many as it may have
+        break
+time.sleep(20)
+raise RuntimeError("this answer only starts spinners")
+"""
+
+
+@pytest.mark.slow
+def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
+    """Under the watchdog (no CPU share), an answer that starts up to 100 spinning processes
+    and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points: their
+    limits count their own CPU time, and their hard deadline leaves out the time they waited
+    for a CPU."""
+    base = Path(tempfile.mkdtemp(prefix="kc-spinners-", dir="/tmp"))
+    try:
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        (folder / "a_spinners.ipynb").write_text(json.dumps(
+            notebook(q1=prefixed("ex1.q1", SPINNERS))))
+        for name in ("b_honest", "c_honest", "d_honest"):
+            (folder / f"{name}.ipynb").write_text(json.dumps(honest(name)))
+        env = {**os.environ, "HOME": str(home), "KERNELCOURSE_MEMORY_CAP": "watchdog"}
+        result = subprocess.run(
+            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
+             "--questions", "ex1", "--jobs", "2", "--no-progress"],
+            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
+        rows = {Path(s["file"]).name: s
+                for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
+        for name in ("b_honest", "c_honest", "d_honest"):
+            assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
+        # the spinners' own cell fails (ex1.q1: 0 of 3), its other answers are right
+        assert rows["a_spinners.ipynb"]["total"] == FULL - 3, rows["a_spinners.ipynb"]["details"]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
