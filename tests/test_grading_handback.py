@@ -26,7 +26,7 @@ import pytest
 from kernelcourse.grading import questions as registry_module
 from kernelcourse.grading.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
                                           gradescope_results, moodle_csv)
-from kernelcourse.grading.feedback import page_html, page_markdown, write_feedback
+from kernelcourse.grading.feedback import page_html, page_markdown, page_name, write_feedback
 from kernelcourse.grading.gradebook import Submission, write_gradebook
 from kernelcourse.grading.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
@@ -50,6 +50,8 @@ def _row(file, q5, q6, seed=7):
     row = Submission(file=file, possible=4.0, seed=seed, graded_at="2026-11-23T20:00:00Z",
                      version="0.1.0")
     for qid, rec in (("ex1.q5", q5), ("ex1.q6", q6)):
+        row.question_seeds[qid] = seed
+        row.cases[qid] = {"seed": seed, "fixed": 2, "drawn": rec["n_cases"]}
         row.points[qid] = rec["points"]
         row.feedback[qid] = rec
         row.details[qid] = rec["detail"]
@@ -126,28 +128,40 @@ def test_merge_replaces_only_the_regraded_questions_and_keeps_the_old_row(tmp_pa
                                                                PASS5, PASS6)]
     new = _row(str(tmp_path / "a.ipynb"), PASS5, PASS6, seed=8)  # both regraded, q6 asked for
     history = tmp_path / "history.jsonl"
-    merged, n = merge(old, [new], {"ex1.q6"}, history, "regrade (--update) of ex1.q6")
-    assert n == 1 and len(merged) == 2
+    merged, n, failures = merge(old, [new], {"ex1.q6"}, history, "regrade (--update) of ex1.q6")
+    assert n == 1 and len(merged) == 2 and failures == []
     a = merged[0]
     assert a.points == {"ex1.q5": 0, "ex1.q6": 2}  # q5 kept, q6 replaced
-    assert a.total == 2 and a.regraded == ["ex1.q6"] and a.seed == 8
+    assert a.total == 2 and a.regraded == ["ex1.q6"]
+    # only the regraded question carries the new seed; the row has no single seed any more
+    assert a.question_seeds == {"ex1.q5": 7, "ex1.q6": 8} and a.seed is None
+    assert a.cases["ex1.q6"]["seed"] == 8 and a.cases["ex1.q5"]["seed"] == 7
     assert merged[1] is old[1]
     (record,) = read_history(history)
     assert record["row"]["points"] == {"ex1.q5": 0, "ex1.q6": 1.6667}
     assert record["reason"] == "regrade (--update) of ex1.q6"
-    added, _ = merge(old, [_row(str(tmp_path / "c.ipynb"), PASS5, PASS6)], {"ex1.q6"},
-                     history, "r")
+    added, _, _ = merge(old, [_row(str(tmp_path / "c.ipynb"), PASS5, PASS6)], {"ex1.q6"},
+                        history, "r")
     assert len(added) == 3
 
 
 # ------------------------------------------------------------------------ feedback pages
+def _rendered(markdown: str) -> str:
+    """A Markdown page as an LMS shows it: rendered to HTML by a CommonMark renderer."""
+    import mistune
+
+    return mistune.html(markdown)
+
+
 def test_feedback_page_shows_points_first_failure_diagnosis_hint_and_seed_not_the_reference():
     import inspect
 
     row = _row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6)
     student = Student("4002", "Bruno Keller", "bruno@uni.example")
+    import mistune
+
     for text in (page_html(row, REG, seed=7, assignment="ex1", student=student),
-                 page_markdown(row, REG, seed=7, assignment="ex1", student=student)):
+                 _rendered(page_markdown(row, REG, seed=7, assignment="ex1", student=student))):
         assert "Bruno Keller" in text and "seed 7" in text
         assert "2 / 4" in text.replace("<b>", "").replace("</b>", "").replace("**", "") or \
             "2</b> / 4" in text
@@ -165,9 +179,11 @@ def test_feedback_escapes_what_came_from_a_submission(tmp_path):
     row = _row(str(tmp_path / "<img src=x onerror=alert(1)>.ipynb"), evil, PASS6)
     page = page_html(row, REG, seed=1)
     assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page
-    written = write_feedback([row, Submission(file="bad.ipynb", errors=["not a notebook"])],
-                             tmp_path / "fb", seed=1)
-    assert sorted(p.suffix for p in written) == [".html", ".md"]  # the ungraded row: no page
+    written, failures = write_feedback(
+        [row, Submission(file="bad.ipynb", errors=["not a notebook"])], tmp_path / "fb", seed=1)
+    assert failures == []
+    assert sorted(p.name for p in written if p.name != "index.html") == sorted(
+        f"{page_name(row)}{x}" for x in (".html", ".md"))  # the ungraded row: no page
     assert all(p.parent == tmp_path / "fb" for p in written)
 
 
@@ -205,15 +221,20 @@ ROSTER = [Student("4001", "Ada Lovelace", "ada@uni.example"),
 
 def test_canvas_names_map_to_the_roster():
     files = ["/s/lovelaceada_4001_900001_ex1.ipynb", "/s/kellerbruno_LATE_4002_900002_ex1.ipynb",
-             "/s/oneilzoe_77_900003_ex1-1.ipynb",  # id unknown: found by the name part
-             "/s/smithalex_5999_909999_ex1.ipynb", "/s/notes.ipynb"]
+             "/s/oneilzoe_4003_900003_ex1-1.ipynb",
+             "/s/lovelaceada_5999_909999_ex1.ipynb",  # Ada's name, another Canvas user's id
+             "/s/notes.ipynb"]
     m = match(files, ROSTER, "canvas")
     assert {Path(f).name: s.id for f, s in m.students.items()} == {
         "lovelaceada_4001_900001_ex1.ipynb": "4001",
         "kellerbruno_LATE_4002_900002_ex1.ipynb": "4002",
-        "oneilzoe_77_900003_ex1-1.ipynb": "4003"}
-    assert [Path(f).name for f in m.unmatched] == ["smithalex_5999_909999_ex1.ipynb", "notes.ipynb"]
+        "oneilzoe_4003_900003_ex1-1.ipynb": "4003"}
+    # the id is Canvas's: an id not in the roster is never matched through the name part
+    assert [(Path(f).name, why) for f, why in m.unmatched] == [
+        ("lovelaceada_5999_909999_ex1.ipynb", "the id 5999 is not in the roster"),
+        ("notes.ipynb", "its name does not fit the pattern")]
     assert [s.id for s in m.missing] == ["4004"]
+    assert [Path(f).name for f in m.late] == ["kellerbruno_LATE_4002_900002_ex1.ipynb"]
 
 
 def test_moodle_names_and_folders_map_to_the_roster():
@@ -234,11 +255,11 @@ def test_read_roster(tmp_path):
     path.write_text("id,name,email,sis_user_id\n4001,Ada Lovelace,ada@x,S1\n")
     (s,) = read_roster(path)
     assert (s.id, s.name, s.email, s.get("sis_user_id")) == ("4001", "Ada Lovelace", "ada@x", "S1")
-    path.write_text("id,name\n1,A\n")
-    with pytest.raises(ValueError, match="missing email"):
+    path.write_text("id,email\n1,a@x\n")
+    with pytest.raises(ValueError, match="missing name"):
         read_roster(path)
     path.write_text("id,name,email\n1,A,a\n1,B,b\n")
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match="two students under one id '1'"):
         read_roster(path)
 
 
@@ -260,10 +281,11 @@ def test_moodle_csv_identifies_users_by_email_and_carries_feedback():
     rows = [_row("/s/a.ipynb", PASS5, PART6)]
     text = moodle_csv(rows, {rows[0].file: ROSTER[0]}, ROSTER, "ex1")
     lines = list(csv.reader(io.StringIO(text)))
+    # no ID number column: the roster has no Moodle ID numbers (a Canvas id is none)
     assert lines[0] == [*MOODLE_COLUMNS, "ex1", "Feedback"]
-    assert MOODLE_COLUMNS == ["Full name", "Email address", "ID number"]
-    assert lines[1][:4] == ["Ada Lovelace", "ada@uni.example", "4001", "3.67"]
-    assert "ex1.q6" in lines[1][4]
+    assert MOODLE_COLUMNS == ["Full name", "Email address"]
+    assert lines[1][:3] == ["Ada Lovelace", "ada@uni.example", "3.67"]
+    assert "ex1.q6" in lines[1][3]
     assert len(lines) == 2  # students without a submission are left out
 
 
@@ -487,20 +509,25 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
     assert names == ["canvas-ex1.csv", "feedback", "gradebook-ex1.csv", "gradebook-ex1.json",
                      "moodle-ex1.csv", "report-ex1.html", "report-ex1.json",
                      "similarity-ex1.json"]
-    assert sorted(p.name for p in (out / "feedback").iterdir()) == [
+    smith = page_name(Submission(file=str(sub / "smithalex_5999_909999_ex1.ipynb")))
+    assert smith.startswith("smithalex_5999_909999_ex1~")  # a file's page: name and hash
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == sorted([
         "4001.html", "4001.md", "4002.html", "4002.md", "4003.html", "4003.md",
-        "smithalex_5999_909999_ex1.html", "smithalex_5999_909999_ex1.md"]
+        f"{smith}.html", f"{smith}.md", "index.html"])
     assert "Likely mistake" in (out / "feedback" / "4002.md").read_text()
     canvas = list(csv.reader(open(out / "canvas-ex1.csv", newline="")))
     assert canvas[0] == [*CANVAS_COLUMNS, "ex1 (77)"]
     assert [r[1] for r in canvas[1:]] == ["4001", "4002", "4003", "4004"]
     assert canvas[1][5] == "5" and canvas[3][5] == "0" and canvas[4][5] == ""
     moodle = list(csv.reader(open(out / "moodle-ex1.csv", newline="")))
-    assert moodle[0][:3] == MOODLE_COLUMNS and [r[1] for r in moodle[1:]] == [
+    assert moodle[0][:2] == MOODLE_COLUMNS and [r[1] for r in moodle[1:]] == [
         "ada@uni.example", "bruno@uni.example", "chiara@uni.example"]
-    pairs = json.loads((out / "similarity-ex1.json").read_text())["pairs"]
-    assert {(p["a"], p["b"]) for p in pairs} == {
-        ("lovelaceada_4001_900001_ex1.ipynb", "smithalex_5999_909999_ex1.ipynb")}
+    sim = json.loads((out / "similarity-ex1.json").read_text())
+    # the copied notebook is the published solution: listed as such, not as a pair
+    assert sim["pairs"] == []
+    assert {(r["student"], r["question"]) for r in sim["like_reference"]} >= {
+        ("Ada Lovelace (4001)", "ex1.q5"), ("smithalex_5999_909999_ex1.ipynb", "ex1.q5")}
+    assert {r["question"] for r in sim["like_reference"]} <= {"ex1.q2", "ex1.q5", "ex1.q6"}
     report = json.loads((out / "report-ex1.json").read_text())
     assert report["submissions"] == 4 and sum(b["count"] for b in report["histogram"]) == 4
     book = json.loads((out / "gradebook-ex1.json").read_text())

@@ -31,6 +31,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -43,13 +44,26 @@ __all__ = ["canvas_csv", "moodle_csv", "CANVAS_COLUMNS", "MOODLE_COLUMNS", "buil
            "run_gradescope", "gradescope_results"]
 
 CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-MOODLE_COLUMNS = ["Full name", "Email address", "ID number"]
+MOODLE_COLUMNS = ["Full name", "Email address"]
+#: Moodle's grading worksheet: the columns its upload reads (mod/assign/feedback/offline:
+#: ``Identifier``, ``Grade``, ``Last modified (grade)`` and the feedback plugin's column).
+MOODLE_WORKSHEET = ["Identifier", "Grade", "Last modified (grade)", "Feedback comments"]
 
 
-def _cell(text) -> str:
-    from .gradebook import _csv_cell
+def text_cell(text) -> str:
+    """A free-text CSV field (a name, a note, an error): control characters escaped, and a
+    leading ``=``, ``+``, ``-``, ``@``, tab or carriage return neutralised with a ``'`` so that
+    no spreadsheet, whatever its delimiter, takes it for a formula. Identifiers (ids, emails,
+    SIS ids) are never passed through here: an LMS matches them exactly."""
+    from .intake import clean_text
 
-    return _csv_cell(text)
+    text = clean_text(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _writer(buffer):
+    """Every field quoted, so that a ``;`` or ``,`` inside one never splits it."""
+    return csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
 
 
 def _num(x) -> str:
@@ -58,62 +72,123 @@ def _num(x) -> str:
 
 
 def _graded(rows, students: dict):
-    """(student, row) for every matched row; the best row when a student sent several."""
-    best: dict = {}
-    for row in rows:
-        student = students.get(row.file)
-        if student is None:
-            continue
-        if student.id not in best or row.total > best[student.id][1].total:
-            best[student.id] = (student, row)
-    return list(best.values())
+    """``{student id: (student, row)}`` for the matched rows of students claimed by one file
+    (``students`` is ``Matching.exported()``)."""
+    return {s.id: (s, row) for row in rows if (s := students.get(row.file)) is not None}
 
 
-def canvas_csv(rows, students: dict, roster, assignment: str, assignment_id: str = "") -> str:
-    """The Canvas gradebook CSV: one line per roster student (empty grade without a
-    submission), the total in the column ``assignment (assignment_id)``."""
-    column = f"{assignment} ({assignment_id})" if assignment_id else assignment
-    graded = {s.id: row for s, row in _graded(rows, students)}
+def canvas_column(assignment: str, assignment_id: str) -> str:
+    """The header Canvas's import matches an existing assignment by: ``Name (id)``."""
+    if not re.fullmatch(r"\d+", str(assignment_id or "")):
+        raise ValueError(f"the Canvas export needs the assignment's Canvas id (a number; got "
+                         f"{assignment_id!r}): Canvas matches the column 'Name (id)' to an "
+                         f"assignment, and a column without the id makes a new assignment. "
+                         f"Give --canvas-assignment-id, or use Canvas's gradebook export as the "
+                         f"roster (its column '{assignment} (id)' gives the id)")
+    return f"{assignment} ({assignment_id})"
+
+
+def canvas_csv(rows, students: dict, roster, assignment: str, assignment_id: str = "",
+               scores=None) -> str:
+    """Canvas's gradebook import CSV: one line per roster student (an empty grade without
+    a submission, which Canvas leaves unchanged), the score in ``assignment (assignment_id)``.
+    ``scores`` maps a student id to the score to export (the late policy's), else the total."""
+    column = canvas_column(assignment, assignment_id)
+    graded = _graded(rows, students)
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = _writer(buffer)
     writer.writerow([*CANVAS_COLUMNS, column])
     for s in roster:
-        row = graded.get(s.id)
-        writer.writerow([_cell(s.name), _cell(s.id), _cell(s.get("sis_user_id")),
-                         _cell(s.get("sis_login_id")), _cell(s.get("section")),
-                         _num(row.total) if row is not None else ""])
+        hit = graded.get(s.id)
+        score = "" if hit is None else _num((scores or {}).get(s.id, hit[1].total))
+        writer.writerow([text_cell(s.name), s.id, s.get("sis_user_id"), s.get("sis_login_id"),
+                         text_cell(s.get("section")), score])
     return buffer.getvalue()
 
 
-def moodle_csv(rows, students: dict, roster, assignment: str, feedback_url: str = "") -> str:
-    """The Moodle grade-import CSV: identify users by email address (or ID number), map the
-    column ``assignment`` to the grade item and ``Feedback`` to its feedback."""
-    graded = {s.id: row for s, row in _graded(rows, students)}
+def _note(row, feedback_url="") -> str:
+    lost = [q for q in row.points if (row.feedback.get(q) or {}).get("status") != "passed"]
+    return (f"{_num(row.total)}/{_num(row.possible)} points"
+            + (f"; to look at: {', '.join(lost)}" if lost else "; all questions passed")
+            + (f"; details: {feedback_url}" if feedback_url else ""))
+
+
+def moodle_csv(rows, students: dict, roster, assignment: str, feedback_url: str = "",
+               scores=None) -> str:
+    """Moodle's CSV: the grading worksheet filled in when the roster is that worksheet
+    (upload it with "Upload grading worksheet"; Moodle matches ``Identifier``), else a
+    grade-import CSV (Grades, Import, CSV file: identify users by ``Email address``, or by
+    ``ID number`` / ``Username`` when the roster has those columns; map ``assignment`` to the
+    grade item and ``Feedback`` to its feedback)."""
+    graded = _graded(rows, students)
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow([*MOODLE_COLUMNS, assignment, "Feedback"])
+    writer = _writer(buffer)
+    if getattr(roster, "kind", "") == "moodle":
+        header = list(roster.columns)
+        where = {h: header.index(h) for h in MOODLE_WORKSHEET if h in header}
+        missing = [h for h in MOODLE_WORKSHEET[:3] if h not in where]
+        if missing:
+            raise ValueError(f"the grading worksheet {roster.path} lacks the column(s) "
+                             f"{', '.join(missing)} that Moodle's upload reads; download it "
+                             f"again from the assignment's page")
+        writer.writerow(header)
+        for s in roster:
+            cells = list(s.get("row", ())) + [""] * (len(header) - len(s.get("row", ())))
+            hit = graded.get(s.id)
+            if hit is not None:
+                cells[where["Grade"]] = _num((scores or {}).get(s.id, hit[1].total))
+                if "Feedback comments" in where:
+                    cells[where["Feedback comments"]] = _note(hit[1], feedback_url)
+            free = {"Full name", "Feedback comments", "Status"}
+            writer.writerow([text_cell(c) if h in free else c for h, c in zip(header, cells)])
+        return buffer.getvalue()
+    extra = [(c, k) for c, k in (("ID number", "idnumber"), ("Username", "username"))
+             if any(s.get(k) for s in roster)]
+    writer.writerow([*MOODLE_COLUMNS, *[c for c, _ in extra], assignment, "Feedback"])
     for s in roster:
-        row = graded.get(s.id)
-        if row is None:
+        hit = graded.get(s.id)
+        if hit is None:
             continue  # an empty cell would be imported as no change at best: leave them out
-        lost = [q for q, p in row.points.items() if (row.feedback.get(q) or {}).get("status")
-                != "passed"]
-        note = (f"{_num(row.total)}/{_num(row.possible)} points"
-                + (f"; to look at: {', '.join(lost)}" if lost else "; all questions passed")
-                + (f"; details: {feedback_url}" if feedback_url else ""))
-        writer.writerow([_cell(s.name), _cell(s.email), _cell(s.get("idnumber", s.id)),
-                         _num(row.total), _cell(note)])
+        row = hit[1]
+        writer.writerow([text_cell(s.name), s.email, *[s.get(k) for _, k in extra],
+                         _num((scores or {}).get(s.id, row.total)),
+                         text_cell(_note(row, feedback_url))])
     return buffer.getvalue()
 
 
 # --------------------------------------------------------------------------- Gradescope
+#: Gradescope's default base image is Ubuntu 22.04, whose python3 is 3.10; the course needs
+#: 3.11 or newer. Gradescope's advice (autograder documentation, "Python 3 issues") is to
+#: install an explicit Python beside the system's python3, never over it (its harness runs
+#: on the system python3), and to call that one by name: here python3.11 from the
+#: deadsnakes archive, and on an image whose own python3 is already 3.11+ that one.
 _SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once when it builds the autograder image (Ubuntu).
+# Gradescope runs this once, as root, when it builds the autograder image (Ubuntu 22.04).
 set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
 apt-get update
-apt-get install -y --no-install-recommends python3 python3-pip python3-venv bubblewrap
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install /autograder/source/package
+apt-get install -y --no-install-recommends bubblewrap ca-certificates
+PY=""
+for candidate in python3.13 python3.12 python3.11 python3; do
+  if command -v "$candidate" >/dev/null 2>&1 && \\
+     "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' \\
+     2>/dev/null; then
+    PY="$(command -v "$candidate")"; break
+  fi
+done
+if [ -z "$PY" ]; then
+  # Ubuntu 22.04 ships python3.10: bring python3.11 from the deadsnakes archive
+  apt-get install -y --no-install-recommends software-properties-common gpg-agent
+  add-apt-repository -y ppa:deadsnakes/ppa
+  apt-get update
+  apt-get install -y --no-install-recommends python3.11 python3.11-venv python3.11-dev
+  PY=/usr/bin/python3.11
+fi
+"$PY" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
+"$PY" -m venv /autograder/venv
+/autograder/venv/bin/python -m pip install --upgrade pip
+/autograder/venv/bin/python -m pip install /autograder/source/package
+/autograder/venv/bin/python -c 'import kernelcourse, sys; print("kernelcourse on", sys.version)'
 """
 
 _RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -129,10 +204,16 @@ exec "$PYTHON" -m kernelcourse gradescope run --root "$ROOT"
 def build_gradescope(output, selection, *, seed=None, questions_from=None,
                      package_root=None) -> Path:
     """Write the Gradescope autograder zip to ``output``: ``setup.sh``, ``run_autograder``,
-    ``config.json`` (the questions and the seed), the package's source under ``package/``
-    and the instructors' question files under ``questions/``."""
+    ``config.json`` (the questions and the seed: ``seed``, else a fresh secret one fixed in
+    the zip), the package's source under ``package/`` and the instructors' question files
+    under ``questions/``."""
+    from .grader import new_seed
+
     output = Path(output)
     root = Path(package_root) if package_root else Path(__file__).resolve().parents[2]
+    # the assignment's cases: one secret seed fixed now, so that a resubmission is graded on
+    # the same cases (a student cannot re-roll them) and every result says which
+    seed = new_seed() if seed is None else int(seed)
     config = {"questions": list(selection), "seed": seed,
               "questions_from": "questions" if questions_from else None}
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -179,6 +260,21 @@ def gradescope_results(row, registry, seconds: float) -> dict:
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
 
 
+def not_graded_results(selection, registry, why: str) -> dict:
+    """``results.json`` when nothing could be graded: every test says so in its name and its
+    output (and ``extra_data``), so no one takes the zeros for a verdict."""
+    from .assignment import _selected
+
+    line = (f"NOT GRADED: {why}. This is no verdict on your work: your submission is kept, "
+            f"and your instructor sees this line on every result.")
+    tests = [{"name": f"{q.id} {q.title} (NOT GRADED)", "score": 0.0,
+              "max_score": float(q.points), "output": line, "visibility": "visible",
+              "tags": ["not graded"], "extra_data": {"graded": False, "why": why}}
+             for q in _selected(list(selection), registry)]
+    return {"score": 0.0, "output": line, "visibility": "visible", "tests": tests,
+            "extra_data": {"graded": False, "why": why}}
+
+
 def run_gradescope(root=None) -> dict:
     """What ``run_autograder`` does: grade ``ROOT/submission`` and write
     ``ROOT/results/results.json`` (``ROOT`` is ``/autograder`` unless
@@ -203,14 +299,12 @@ def run_gradescope(root=None) -> dict:
 
         try:
             with tempfile.TemporaryDirectory() as out:
-                kwargs = {"seed": config["seed"]} if config.get("seed") is not None else {}
                 rows = grade_paths([str(notebooks[0])], output=out,
                                    selection=config["questions"], progress=False,
-                                   stream=sys.stderr, jobs=1, **kwargs)
+                                   stream=sys.stderr, jobs=1, seed=config.get("seed"))
         except SandboxUnavailable as exc:  # never run a submission unsealed
-            data = {"score": 0.0, "tests": [], "visibility": "visible",
-                    "output": f"Not graded: the grader's sandbox cannot start here ({exc}). "
-                              "Your instructor has been told; your submission is kept."}
+            data = not_graded_results(config["questions"], all_questions(),
+                                      f"the grader's sandbox cannot start here ({exc})")
             (results / "results.json").write_text(json.dumps(data, indent=1) + "\n")
             return data
         data = gradescope_results(rows[-1], all_questions(), time.monotonic() - start)

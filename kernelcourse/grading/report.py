@@ -6,6 +6,14 @@ it and that attempted it, how often each named diagnosis fired, the most common 
 first failures, grouped with their numbers taken out so that equal mistakes count together,
 each shown by its first example) and the
 questions to revisit in the next lecture (passed by fewer than ``REVISIT_BELOW`` of the class).
+
+Item analysis (:func:`item_analysis`), as in classical test theory: each question's
+*difficulty* (the mean share of its points the class earned, 1 = everyone got it all), its
+*discrimination* (the Pearson correlation of its points with the total of the *other*
+questions; a question under :data:`LOW_DISCRIMINATION` is flagged, PrairieLearn's threshold),
+and the set's *reliability*, Cronbach's alpha = k/(k-1) (1 - sum of the questions' variances
+/ the variance of the totals), which equals KR-20 when every question is right or wrong.
+Late submissions are listed with the raw and the penalised score under the stated policy.
 """
 from __future__ import annotations
 
@@ -16,10 +24,63 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
-__all__ = ["class_report", "write_report", "report_html", "REVISIT_BELOW"]
+__all__ = ["class_report", "write_report", "report_html", "item_analysis", "cronbach_alpha",
+           "REVISIT_BELOW", "LOW_DISCRIMINATION"]
 
 #: A question passed by a smaller share of the graded submissions is one to revisit.
 REVISIT_BELOW = 0.6
+#: A question whose discrimination is lower is flagged (PrairieLearn flags under 0.2).
+LOW_DISCRIMINATION = 0.2
+
+
+def _pearson(x, y):
+    n = len(x)
+    if n < 2:
+        return None
+    mx, my = sum(x) / n, sum(y) / n
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    if sxx <= 0 or syy <= 0:
+        return None  # no spread: no correlation to speak of
+    return sxy / (sxx * syy) ** 0.5
+
+
+def _variance(x) -> float:
+    n = len(x)
+    m = sum(x) / n
+    return sum((a - m) ** 2 for a in x) / (n - 1)
+
+
+def cronbach_alpha(scores) -> float | None:
+    """Cronbach's alpha of ``scores`` (one list per student, one entry per question);
+    None with fewer than 2 questions or students, or totals without spread."""
+    if len(scores) < 2 or len(scores[0]) < 2:
+        return None
+    k = len(scores[0])
+    totals = [sum(r) for r in scores]
+    var_total = _variance(totals)
+    if var_total <= 0:
+        return None
+    items = sum(_variance([r[j] for r in scores]) for j in range(k))
+    return k / (k - 1) * (1 - items / var_total)
+
+
+def item_analysis(scores, possible) -> dict:
+    """Difficulty and discrimination per question, and Cronbach's alpha, from ``scores``
+    (one list of points per student) and each question's ``possible`` points."""
+    k = len(possible)
+    per = []
+    for j in range(k):
+        item = [r[j] for r in scores]
+        rest = [sum(r) - r[j] for r in scores]
+        difficulty = (sum(item) / len(item) / possible[j]) if item and possible[j] else None
+        disc = _pearson(item, rest)
+        per.append({"difficulty": None if difficulty is None else round(difficulty, 4),
+                    "discrimination": None if disc is None else round(disc, 4),
+                    "flag": disc is not None and disc < LOW_DISCRIMINATION})
+    alpha = cronbach_alpha(scores)
+    return {"questions": per, "alpha": None if alpha is None else round(alpha, 4)}
 
 
 def _error_kind(record: dict) -> str:
@@ -42,11 +103,14 @@ def _error_text(record: dict) -> str:
             why = "wrong values"
         elif why.startswith("raised "):
             why = why.split(":", 1)[0]
-        detail = f"{label}: {why}" if label else why
-    return detail[:160]
+        detail = f"case {label}: {why}" if label else why
+    elif record.get("status") == "error":
+        detail = "crashed: " + detail
+    return re.sub(r"\b(\d+) points\b", r"\1 data points", detail)[:160]
 
 
-def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> dict:
+def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late=None,
+                 policy="", students=None) -> dict:
     """The class report's numbers from the gradebook rows."""
     from .assignment import _selected
     from .questions import all_questions
@@ -79,6 +143,16 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> d
             "diagnoses": [{"message": m, "count": c} for m, c in diagnoses.most_common()],
             "common_errors": [{"error": e, "count": c, "example": examples[e]}
                               for e, c in errors.most_common(3)]})
+    items = item_analysis([[r.points.get(q.id, 0.0) for q in questions] for r in graded],
+                          [q.points for q in questions])
+    for p, item in zip(per_question, items["questions"]):
+        p.update(item)
+    students = students or {}
+    late_rows = []
+    for file, info in (late or {}).items():
+        s = students.get(file)
+        late_rows.append({"student": f"{s.name} ({s.id})" if s is not None else Path(file).name,
+                          "file": Path(file).name, "raw": info["raw"], "score": info["score"]})
     revisit = sorted((p for p in per_question if p["passed_share"] < REVISIT_BELOW),
                      key=lambda p: p["passed_share"])
     return {"assignment": name or ", ".join(assignment), "seed": seed, "submissions": n,
@@ -87,6 +161,9 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="") -> d
             "median": round(statistics.median(totals), 3) if totals else 0.0,
             "histogram": _histogram(totals, possible),
             "questions": per_question,
+            "reliability": {"cronbach_alpha": items["alpha"], "questions": len(questions)},
+            "late": {"policy": policy, "submissions": sorted(late_rows,
+                                                            key=lambda r: r["student"])},
             "revisit": [{"id": p["id"], "title": p["title"], "passed_share": p["passed_share"],
                          "why": (p["diagnoses"][0]["message"] if p["diagnoses"] else
                                  p["common_errors"][0]["example"] if p["common_errors"] else
@@ -150,77 +227,150 @@ def _svg(histogram, possible) -> str:
 
 
 _CSS = """
-body{font-family:-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:60rem;
+body{font-family:-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:74rem;
 margin:2rem auto;padding:0 1.2rem;color:#1d2430;line-height:1.45}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin:1.8rem 0 .5rem}
-.sub{color:#5a6472;margin-top:0}
-.cards{display:flex;gap:1rem;margin:1rem 0}.card{background:#f2f5f9;border-radius:6px;
-padding:.6rem 1rem;min-width:8rem}.card b{display:block;font-size:1.3rem}
-table{border-collapse:collapse;width:100%}th.q{width:17%}th.d{width:30%}th.e{width:25%}th,td{text-align:left;padding:.45rem .5rem;
-border-bottom:1px solid #e3e8ef;vertical-align:top}td.num{text-align:right;white-space:nowrap;
-font-variant-numeric:tabular-nums}.meter{display:inline-block;width:5rem;height:.55rem;
-background:#e3e8ef;border-radius:3px;margin-left:.4rem;vertical-align:middle}
-.meter span{display:block;height:100%;background:#2f7d4f;border-radius:3px}
-ul{margin:.2rem 0;padding-left:1.1rem}li{margin:.1rem 0}small{color:#5a6472}
+.sub{color:#4a5462;margin-top:0}
+.cards{display:flex;flex-wrap:wrap;gap:1rem;margin:1rem 0}.card{background:#f2f5f9;
+border-radius:6px;padding:.6rem 1rem;min-width:8rem}.card b{display:block;font-size:1.3rem}
+table{border-collapse:collapse;width:100%;table-layout:fixed}
+th,td{text-align:left;padding:.4rem .45rem;border-bottom:1px solid #e3e8ef;vertical-align:top;
+overflow-wrap:anywhere}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.meter{display:block;width:100%;max-width:5rem;height:.5rem;background:#e3e8ef;
+border-radius:3px;margin-top:.2rem}.meter span{display:block;height:100%;background:#2f7d4f;
+border-radius:3px}
+ul{margin:.2rem 0;padding-left:1.1rem}li{margin:.1rem 0}.muted{color:#4a5462}
+.flag{color:#9b1c1c;font-weight:600}
 .revisit{background:#fdf6e7;border-left:4px solid #e0a030;padding:.6rem 1rem;border-radius:4px}
+.svg{max-width:100%;height:auto}
 """
 
 
+def _list(items) -> str:
+    """A list, or a muted 'none' (never an empty or malformed list)."""
+    return f"<ul>{''.join(f'<li>{i}</li>' for i in items)}</ul>" if items else \
+        "<span class='muted'>none</span>"
+
+
+def _num_or_dash(x, digits=2) -> str:
+    return "&ndash;" if x is None else f"{x:.{digits}f}"
+
+
 def report_html(report: dict) -> str:
-    """The class report as one self-contained HTML page."""
+    """The class report as one self-contained HTML page (no script, no network)."""
     e = html.escape
     out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+           "<meta name='viewport' content='width=device-width, initial-scale=1'>",
            f"<title>Class report: {e(report['assignment'])}</title><style>{_CSS}</style>"
-           "</head><body>",
+           "</head><body><main>",
            f"<h1>Class report: {e(report['assignment'])}</h1>",
-           f"<p class='sub'>cases drawn with seed {e(str(report['seed']))}</p>",
+           f"<p class='sub'>Each question's fixed cases are the same in every run; the drawn "
+           f"cases came from seed {e(str(report['seed']))}.</p>",
            "<div class='cards'>"
            f"<div class='card'><b>{report['submissions']}</b>submissions graded</div>"
-           f"<div class='card'><b>{_fmt(report['mean'])}</b>mean of {_fmt(report['possible'])}"
-           "</div>"
+           f"<div class='card'><b>{_fmt(report['mean'])}</b>mean of {_fmt(report['possible'])} "
+           "points</div>"
            f"<div class='card'><b>{_fmt(report['median'])}</b>median</div>"
-           + (f"<div class='card'><b>{report['not_graded']}</b>files not graded</div>"
-              if report["not_graded"] else "") + "</div>",
-           "<h2>Distribution of the totals</h2>", _svg(report["histogram"], report["possible"])]
+           + (f"<div class='card'><b>{report['not_graded']}</b>files that could not be read"
+              "</div>" if report["not_graded"] else "")
+           + (f"<div class='card'><b>{_num_or_dash(report['reliability']['cronbach_alpha'])}"
+              "</b>reliability (Cronbach's alpha)</div>" if report.get("reliability") else "")
+           + "</div>",
+           "<h2>Distribution of the totals</h2>",
+           _svg(report["histogram"], report["possible"]).replace("<svg ", "<svg class='svg' ",
+                                                                 1)]
     out.append("<h2>Revisit in the next lecture</h2>")
     if report["revisit"]:
-        out.append("<div class='revisit'><ul>")
-        for r in report["revisit"]:
-            out.append(f"<li><b>{e(r['id'])} {e(r['title'])}</b>: passed by "
-                       f"{100 * r['passed_share']:.0f}% &middot; {e(r['why'])}</li>")
-        out.append("</ul></div>")
+        out.append("<div class='revisit'>" + _list(
+            f"<b>{e(r['id'])} {e(r['title'])}</b>: passed by {100 * r['passed_share']:.0f}% "
+            f"&middot; {e(r['why'])}" for r in report["revisit"]) + "</div>")
     else:
         out.append(f"<p>Every question was passed by at least {100 * REVISIT_BELOW:.0f}% of the "
                    "class.</p>")
-    out.append("<h2>Per question</h2><table><tr><th class='q'>question</th><th>mean points</th>"
-               "<th>passed</th><th>attempted</th><th class='d'>diagnoses that fired</th>"
-               "<th class='e'>most common errors (first example)</th></tr>")
+    out.append("<h2>Per question</h2>"
+               "<p class='muted'>Difficulty: the mean share of the question's points earned "
+               "(1 = everyone earned them all). Discrimination: the correlation of the "
+               "question's points with the total of the other questions; under "
+               f"{LOW_DISCRIMINATION} it is flagged: the question tells strong and weak "
+               "answers apart poorly.</p>"
+               "<table><colgroup><col style='width:16%'><col style='width:9%'>"
+               "<col style='width:8%'><col style='width:8%'><col style='width:8%'>"
+               "<col style='width:9%'><col style='width:21%'><col style='width:21%'></colgroup>"
+               "<tr><th scope='col'>question</th><th scope='col' class='num'>mean points</th>"
+               "<th scope='col' class='num'>passed</th><th scope='col' class='num'>attempted"
+               "</th><th scope='col' class='num'>difficulty</th><th scope='col' class='num'>"
+               "discrimination</th><th scope='col'>diagnoses that fired</th>"
+               "<th scope='col'>most common errors (first example)</th></tr>")
     for q in report["questions"]:
-        diag = "".join(f"<li>{d['count']} &times; {e(d['message'])}</li>"
-                       for d in q["diagnoses"]) or "<small>none</small>"
-        errs = "".join(f"<li>{c['count']} &times; <small>{e(c['example'])}</small></li>"
-                       for c in q["common_errors"]) or "<small>none</small>"
-        out.append(f"<tr><td><b>{e(q['id'])}</b> {e(q['title'])}</td>"
+        diag = _list(f"{d['count']} &times; {e(d['message'])}" for d in q["diagnoses"])
+        errs = _list(f"{c['count']} &times; {e(c['example'])}" for c in q["common_errors"])
+        disc = _num_or_dash(q.get("discrimination"))
+        if q.get("flag"):
+            disc = f"<span class='flag'>{disc} (low)</span>"
+        out.append(f"<tr><th scope='row'>{e(q['id'])} <span class='muted'>{e(q['title'])}"
+                   f"</span></th>"
                    f"<td class='num'>{_fmt(q['mean_points'])} / {_fmt(q['points'])}</td>"
-                   f"<td class='num'>{100 * q['passed_share']:.0f}%<span class='meter'><span "
-                   f"style='width:{100 * q['passed_share']:.0f}%'></span></span></td>"
+                   f"<td class='num'>{100 * q['passed_share']:.0f}%<span class='meter' "
+                   f"aria-hidden='true'><span style='width:{100 * q['passed_share']:.0f}%'>"
+                   "</span></span></td>"
                    f"<td class='num'>{100 * q['attempted_share']:.0f}%</td>"
-                   f"<td><ul>{diag}</ul></td><td><ul>{errs}</ul></td></tr>")
+                   f"<td class='num'>{_num_or_dash(q.get('difficulty'))}</td>"
+                   f"<td class='num'>{disc}</td><td>{diag}</td><td>{errs}</td></tr>")
     out.append("</table>")
-    if report.get("similarity") is not None:
-        sim = report["similarity"]
-        out.append(f"<h2>Similar answers (AST similarity &ge; {sim['threshold']})</h2>")
-        if sim["pairs"]:
-            out.append("<table><tr><th>question</th><th>submission</th><th>submission</th>"
-                       "<th>similarity</th></tr>")
-            for p in sim["pairs"]:
-                out.append(f"<tr><td>{e(p['question'])}</td><td>{e(p['a'])}</td>"
-                           f"<td>{e(p['b'])}</td><td class='num'>{p['similarity']:.2f}</td></tr>")
+    late = report.get("late")
+    if late is not None:
+        out.append(f"<h2>Late submissions</h2><p class='muted'>Policy: {e(late['policy'])}.</p>")
+        if late["submissions"]:
+            out.append("<table><tr><th scope='col'>student</th><th scope='col'>file</th>"
+                       "<th scope='col' class='num'>points as graded</th><th scope='col' "
+                       "class='num'>points after the policy</th></tr>")
+            for r in late["submissions"]:
+                out.append(f"<tr><td>{e(r['student'])}</td><td>{e(r['file'])}</td>"
+                           f"<td class='num'>{_fmt(r['raw'])}</td>"
+                           f"<td class='num'>{_fmt(r['score'])}</td></tr>")
             out.append("</table>")
         else:
-            out.append("<p>No pair above the threshold.</p>")
-    out.append("</body></html>")
+            out.append("<p>No submission is marked late.</p>")
+    if report.get("similarity") is not None:
+        out.append(_similarity_html(report["similarity"]))
+    out.append("</main></body></html>")
     return "\n".join(out) + "\n"
+
+
+def _similarity_html(sim) -> str:
+    e = html.escape
+    data = sim["pairs"]
+    out = [f"<h2>Similar answers (AST similarity &ge; {sim['threshold']})</h2>",
+           "<p class='muted'>By pair of students, the pairs with the most questions alike "
+           "first. Left out as alike by nature: choice questions, answers of one or two "
+           "lines, the common way of writing an answer, and answers close to the course's "
+           "reference code or published solution (listed below).</p>"]
+    if data["pairs"]:
+        out.append("<table><colgroup><col style='width:26%'><col style='width:26%'>"
+                   "<col style='width:36%'><col style='width:12%'></colgroup>"
+                   "<tr><th scope='col'>student</th><th scope='col'>student</th>"
+                   "<th scope='col'>questions alike (similarity)</th><th scope='col' "
+                   "class='num'>mean</th></tr>")
+        for p in data["pairs"]:
+            qs = ", ".join(f"{e(q['question'])} ({q['similarity']:.2f})" for q in p["questions"])
+            out.append(f"<tr><td>{e(p['a'])}</td><td>{e(p['b'])}</td><td>{qs}</td>"
+                       f"<td class='num'>{p['mean']:.2f}</td></tr>")
+        out.append("</table>")
+    else:
+        out.append("<p>No pair of students above the threshold.</p>")
+    if data["like_reference"]:
+        out.append("<h3>Close to the course's own code</h3><table><tr><th scope='col'>student"
+                   "</th><th scope='col'>question</th><th scope='col'>close to</th>"
+                   "<th scope='col' class='num'>similarity</th></tr>")
+        for r in data["like_reference"]:
+            out.append(f"<tr><td>{e(r['student'])}</td><td>{e(r['question'])}</td>"
+                       f"<td>{e(r['source'])}</td><td class='num'>{r['similarity']:.2f}"
+                       "</td></tr>")
+        out.append("</table>")
+    if data.get("not_compared"):
+        out.append(f"<p class='muted'>{data['not_compared']} answer(s) could not be compared "
+                   "(not Python, or nested too deep).</p>")
+    return "\n".join(out)
 
 
 def write_report(report: dict, output, name: str | None = None) -> tuple[Path, Path]:
