@@ -626,3 +626,186 @@ def test_update_needs_an_existing_gradebook(tmp_path):
         grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
                     sandbox=None, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------------ Gradescope's image
+def _setup_run(tmp_path, python3_is_new: bool):
+    """Run the zip's setup.sh with logging stand-ins for apt-get, add-apt-repository and the
+    interpreters (Gradescope's Ubuntu 22.04 base: python3 is 3.10 unless told otherwise);
+    the lines they logged, in order."""
+    from kernelcourse.grading.exports import _SETUP_SH
+
+    stubs, log, root = tmp_path / "bin", tmp_path / "log", tmp_path / "autograder"
+    stubs.mkdir()
+    (root / "source" / "package").mkdir(parents=True)
+
+    def script(path, name, body):
+        path.write_text(f"#!/bin/bash\necho \"{name} $*\" >> {log}\n{body}\n")
+        path.chmod(0o755)
+
+    venv_python = tmp_path / "venv-python"
+    script(venv_python, "venv-python", "exit 0")
+    interpreter = (f'if [ "$1" = -m ] && [ "$2" = venv ]; then /bin/mkdir -p "$3/bin"; '
+                   f'/bin/cp {venv_python} "$3/bin/python"; fi; exit 0')
+    python311 = tmp_path / "python3.11"
+    script(python311, "python3.11", interpreter)
+    script(stubs / "python3", "python3", interpreter if python3_is_new else
+           'if [ "$1" = -c ]; then exit 1; fi; exit 0')  # 3.10: fails the version probe
+    # apt-get brings python3.11 when asked for it
+    script(stubs / "apt-get", "apt-get",
+           f'case "$*" in *python3.11*) /bin/cp {python311} {stubs}/python3.11;; esac')
+    script(stubs / "add-apt-repository", "add-apt-repository", "")
+    setup = tmp_path / "setup.sh"
+    setup.write_text(_SETUP_SH)
+    run = subprocess.run(["/bin/bash", str(setup)], capture_output=True, text=True,
+                         env={"PATH": str(stubs), "KERNELCOURSE_AUTOGRADER_ROOT": str(root)})
+    assert run.returncode == 0, run.stderr
+    return [line.replace(str(root), "ROOT") for line in log.read_text().splitlines()]
+
+
+def test_setup_sh_brings_python_311_on_gradescopes_ubuntu_2204(tmp_path):
+    """Gradescope's default base image is Ubuntu 22.04 (python3 3.10); its advice is an
+    explicit Python beside the system's (autograder documentation, "Python 3 issues")."""
+    log = _setup_run(tmp_path, python3_is_new=False)
+    assert "add-apt-repository -y ppa:deadsnakes/ppa" in log
+    install = next(i for i, x in enumerate(log) if x.startswith("apt-get install")
+                   and "python3.11-venv" in x)
+    venv = log.index("python3.11 -m venv ROOT/venv")
+    assert install < venv
+    assert not any(x.startswith("python3 -m venv") for x in log)  # never the 3.10
+    assert "venv-python -m pip install ROOT/source/package" in log
+    assert any("bubblewrap" in x for x in log if x.startswith("apt-get install"))
+
+
+def test_setup_sh_uses_an_image_python_that_is_already_new_enough(tmp_path):
+    log = _setup_run(tmp_path, python3_is_new=True)
+    assert not any(x.startswith("add-apt-repository") for x in log)
+    assert "python3 -m venv ROOT/venv" in log
+
+
+def test_a_built_autograder_carries_a_fixed_secret_seed(tmp_path):
+    from kernelcourse.grading.exports import build_gradescope
+
+    seeds = []
+    for i in range(2):
+        path = build_gradescope(tmp_path / f"a{i}.zip", ["ex1.q5"])
+        with zipfile.ZipFile(path) as z:
+            seeds.append(json.loads(z.read("config.json"))["seed"])
+    assert all(isinstance(s, int) for s in seeds) and seeds[0] != seeds[1]
+
+
+@pytest.mark.slow
+def test_when_the_sandbox_cannot_start_every_result_says_so(tmp_path):
+    from kernelcourse.grading.exports import build_gradescope, unpack_for_test
+
+    zip_path = build_gradescope(tmp_path / "autograder.zip", ["ex1.q5", "ex1.q6"])
+    root = unpack_for_test(zip_path, tmp_path / "autograder")
+    shutil.copy(FIXTURES / "correct.ipynb", root / "submission" / "ex1.ipynb")
+    run = subprocess.run([str(root / "run_autograder")], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "KERNELCOURSE_AUTOGRADER_ROOT": str(root),
+                                           "KERNELCOURSE_PYTHON": sys.executable,
+                                           "KERNELCOURSE_BWRAP": "/bin/false"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["output"].startswith("NOT GRADED: the grader's sandbox cannot start")
+    assert [t["name"].split()[0] for t in results["tests"]] == ["ex1.q5", "ex1.q6"]
+    for t in results["tests"]:
+        assert t["name"].endswith("(NOT GRADED)") and t["output"].startswith("NOT GRADED")
+        assert t["extra_data"]["graded"] is False and t["max_score"] == REG[t["name"][:6]].points
+
+
+# ------------------------------------------------------------------------ item analysis
+def test_item_analysis_against_a_hand_computation():
+    """Four students, three right-or-wrong questions (a Guttman pattern). By hand: the
+    difficulties are 3/4, 1/2, 1/4; KR-20 = 3/2 (1 - sum p q / var(total)) with
+    sum p q = 3/16 + 1/4 + 3/16 = 5/8 and var(total) = 5/4 (population), so 0.75; the first
+    question against the rest ([2, 1, 0, 0]): r = 0.75 / sqrt(0.75 * 2.75) = 0.52223."""
+    from kernelcourse.grading.report import LOW_DISCRIMINATION, cronbach_alpha, item_analysis
+
+    scores = [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0]]
+    result = item_analysis(scores, [1, 1, 1])
+    assert [q["difficulty"] for q in result["questions"]] == [0.75, 0.5, 0.25]
+    assert result["alpha"] == pytest.approx(0.75, abs=1e-4)
+    assert result["questions"][0]["discrimination"] == pytest.approx(0.75 / (0.75 * 2.75) ** 0.5,
+                                                                     abs=1e-4)
+    # the oracle: numpy's correlation and variances
+    s = np.array(scores, float)
+    for j in range(3):
+        rest = s.sum(axis=1) - s[:, j]
+        assert result["questions"][j]["discrimination"] == pytest.approx(
+            np.corrcoef(s[:, j], rest)[0, 1], abs=1e-4)
+    k = 3
+    alpha = k / (k - 1) * (1 - s.var(axis=0, ddof=1).sum() / s.sum(axis=1).var(ddof=1))
+    assert cronbach_alpha(scores) == pytest.approx(alpha, abs=1e-12)
+    # a question that goes against the rest is flagged (PrairieLearn's 0.2)
+    flipped = [[r[0], r[1], 1 - r[2]] for r in scores]
+    flagged = item_analysis(flipped, [1, 1, 1])["questions"]
+    assert flagged[2]["discrimination"] < LOW_DISCRIMINATION and flagged[2]["flag"]
+    assert not flagged[0]["flag"]
+    # no spread, no number: never a made-up correlation
+    assert item_analysis([[1, 1], [1, 0]], [1, 1])["questions"][0]["discrimination"] is None
+    assert cronbach_alpha([[1, 1]]) is None
+
+
+def test_wording_cannot_be_misread():
+    from kernelcourse.grading.feedback import _label, _what
+
+    crashed = {"status": "error", "detail": "raised ZeroDivisionError: division by zero",
+               "n_passed": 0, "n_cases": 3}
+    assert _label(crashed) == "crashed" and _what(crashed).startswith("crashed: raised")
+    stopped = {"status": "error", "detail": "stopped: the worker stopped answering"}
+    assert _label(stopped) == "stopped (time limit)"
+    failed = _record("failed", 0, 2, 0, 3, "first failure on 6 points in 2-D (X=[[0.0]]): "
+                     "expected 1, got 2")
+    row = _row("/s/a.ipynb", failed, PASS6)
+    page = page_markdown(row, REG, seed=7)
+    assert "6 data points in 2" in _rendered(page) and "not graded" not in page
+    rep = class_report([row], REG, assignment=["ex1.q5", "ex1.q6"])
+    assert rep["questions"][0]["common_errors"][0]["example"].startswith("case 6 data points")
+
+
+# ------------------------------------------------------------------------ no one file breaks it
+def test_deep_nesting_is_left_out_of_the_similarity_not_fatal():
+    from kernelcourse.grading.similarity import fingerprints, similar_by_student
+
+    deep = ["def f(x):\n    return " + "(" * 5000 + "x" + ")" * 5000 + "\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "x + " * 60000 + "x\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "[" * 150 + "]" * 150 + "\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "-" * 100000 + "x\n"]
+    for source in deep:
+        assert fingerprints(source) is None
+    answers = {f"deep{i}.ipynb": {"ex1.q5": s} for i, s in enumerate(deep)}
+    answers.update({"orig.ipynb": {"ex1.q5": ORIGINAL}, "copy.ipynb": {"ex1.q5": COPY}})
+    result = similar_by_student(answers, references=False)
+    assert [(p["a"], p["b"]) for p in result["pairs"]] == [("copy.ipynb", "orig.ipynb")]
+    assert result["not_compared"] == len(deep)
+
+
+def test_each_output_is_written_on_its_own(tmp_path):
+    from kernelcourse.grading.handback import hand_back
+
+    rows = [_row(str(tmp_path / "lovelaceada_4001_1_ex1.ipynb"), PASS5, PART6)]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\n4001,Ada Lovelace,ada@x\n")
+    blocked = tmp_path / "feedback"
+    blocked.write_text("a file where the feedback folder should be")
+    lines = hand_back(rows, output=tmp_path, name="ex1", feedback=blocked, report=True,
+                      roster=roster, exports=("canvas", "moodle"), canvas_assignment_id="9")
+    failed = [x for x in lines if x.startswith("FAILED")]
+    assert len(failed) == 1 and failed[0].startswith("FAILED: feedback pages: ")
+    for name in ("report-ex1.html", "report-ex1.json", "canvas-ex1.csv", "moodle-ex1.csv"):
+        assert (tmp_path / name).exists(), name
+
+
+def test_a_display_name_cannot_pass_for_another_participant():
+    from kernelcourse.grading.roster import Roster, Student, match
+
+    sheet = Roster([Student("102", "Ben Ode", "b@x"),
+                    Student("103", "Eve_102_assignsubmission_file_x", "e@x")], kind="moodle")
+    files = ["/s/Eve_102_assignsubmission_file_x_103_assignsubmission_file_/a.ipynb",
+             "/s/Ben Ode_102_assignsubmission_file_/a.ipynb",
+             "/s/Mallory_102_assignsubmission_file_b.ipynb"]  # flat, name not participant 102's
+    m = match(files, sheet, "moodle")
+    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102"}
+    assert m.unmatched == [(files[2], "the participant 102 is 'Ben Ode' in the worksheet, "
+                                      "not 'Mallory'")]

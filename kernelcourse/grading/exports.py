@@ -7,19 +7,29 @@ Formats, as each platform documents them:
   a CSV whose first columns are ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID`` and
   ``Section``, then one column per assignment headed ``Assignment Name (assignment id)``; Canvas
   matches students by ``ID`` (the Canvas user id, the roster's ``id``) and the assignment by the
-  id in parentheses. :func:`canvas_csv`.
-* **Moodle** (Moodle documentation, "Import grades", CSV file import; ``grade/import/csv`` in
-  Moodle's source): a CSV with a header; on import the teacher maps one column to a user field
-  ("Identify user by": email address, ID number or username) and the grade column to the grade
-  item; an optional column maps to the item's feedback. :func:`moodle_csv` writes ``Full name``,
-  ``Email address``, ``ID number``, the grade (headed by the assignment's name) and
-  ``Feedback``.
+  id in parentheses (a column without one makes a new assignment, so the id is required).
+  :func:`canvas_csv`.
+* **Moodle**: with Moodle's grading worksheet as the roster, :func:`moodle_csv` writes that
+  worksheet back with ``Grade`` and ``Feedback comments`` filled in, every other column as it
+  came (Moodle's upload, mod/assign/feedback/offline, reads ``Identifier``, ``Grade``, ``Last
+  modified (grade)`` and the feedback column). Otherwise a grade-import CSV (Moodle
+  documentation, "Import grades", CSV file: on import the teacher maps one column to a user
+  field, "Identify user by" email address, ID number or username, the grade column to the grade
+  item, and a column to its feedback): ``Full name``, ``Email address``, ``ID number`` and
+  ``Username`` when the roster has Moodle's (never another platform's id), the grade (headed by
+  the assignment's name) and ``Feedback``.
+* Every field is quoted (a ``;``-splitting spreadsheet sees no split); free text that could
+  pass for a formula starts with ``'`` (:func:`text_cell`); identifiers are exactly the
+  roster's.
 * **Gradescope** (Gradescope, "Autograder Specifications", gradescope-autograders.readthedocs.io):
   a zip with ``setup.sh`` and ``run_autograder`` at its root; Gradescope unpacks it into
   ``/autograder/source``, puts the student's files in ``/autograder/submission`` and reads
   ``/autograder/results/results.json``: ``score``, ``output``, ``execution_time`` and ``tests``,
   each test with ``name``, ``score``, ``max_score``, ``output`` and ``visibility``.
-  :func:`build_gradescope` writes the zip; its ``run_autograder`` calls
+  :func:`build_gradescope` writes the zip, with a secret seed fixed when it is built; its
+  ``setup.sh`` brings Python 3.11 on the default base image, Ubuntu 22.04 (Gradescope,
+  "Base Images"), whose python3 is 3.10, as Gradescope advises ("Python 3 issues": an explicit
+  Python beside the system's); its ``run_autograder`` calls
   ``python3 -m kernelcourse gradescope run``, which grades the submission with
   ``kernelcourse grade`` (the same sealed workers) and writes ``results.json``
   (:func:`gradescope_results`). The ``/autograder`` root can be moved with the environment
@@ -165,6 +175,7 @@ def moodle_csv(rows, students: dict, roster, assignment: str, feedback_url: str 
 _SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image (Ubuntu 22.04).
 set -euo pipefail
+ROOT="${KERNELCOURSE_AUTOGRADER_ROOT:-/autograder}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends bubblewrap ca-certificates
@@ -182,13 +193,13 @@ if [ -z "$PY" ]; then
   add-apt-repository -y ppa:deadsnakes/ppa
   apt-get update
   apt-get install -y --no-install-recommends python3.11 python3.11-venv python3.11-dev
-  PY=/usr/bin/python3.11
+  PY="$(command -v python3.11)"
 fi
 "$PY" -c 'import sys; assert sys.version_info >= (3, 11), sys.version'
-"$PY" -m venv /autograder/venv
-/autograder/venv/bin/python -m pip install --upgrade pip
-/autograder/venv/bin/python -m pip install /autograder/source/package
-/autograder/venv/bin/python -c 'import kernelcourse, sys; print("kernelcourse on", sys.version)'
+"$PY" -m venv "$ROOT/venv"
+"$ROOT/venv/bin/python" -m pip install --upgrade pip
+"$ROOT/venv/bin/python" -m pip install "$ROOT/source/package"
+"$ROOT/venv/bin/python" -c 'import kernelcourse, sys; print("kernelcourse on", sys.version)'
 """
 
 _RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -239,11 +250,13 @@ def build_gradescope(output, selection, *, seed=None, questions_from=None,
 
 def gradescope_results(row, registry, seconds: float) -> dict:
     """``results.json`` for one graded submission: one test per question."""
-    from .feedback import _entries, _what
+    from .feedback import _entries, _what, cases_text
 
     tests = []
     for e in _entries(row, registry):
         lines = [_what(e)]
+        if cases_text(row, e["id"]):
+            lines.append(f"Graded on {cases_text(row, e['id'])}.")
         if e["status"] == "failed" and e.get("detail"):
             lines.append(e["detail"])
         if e.get("diagnosis_message"):

@@ -68,7 +68,8 @@ def cases_text(row, qid: str) -> str:
     if fixed:
         parts.append(f"{fixed} fixed case{'s' if fixed != 1 else ''} (the same in every run)")
     if drawn:
-        parts.append(f"{drawn} drawn with seed {info.get('seed', seed)}")
+        parts.append(f"{drawn} case{'s' if drawn != 1 else ''} drawn with seed "
+                     f"{info.get('seed', seed)}")
     return " and ".join(parts)
 
 
@@ -180,7 +181,7 @@ def page_markdown(row, registry, *, seed, assignment="", student=None, late=None
             continue
         lines += ["", f"## {md_text(e['id'])} {md_text(e['title'])}", "",
                   f"- Result: {md_text(_what(e))}"]
-        graded_on = cases_text(row, e["id"])
+        graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""
         if graded_on:
             lines.append(f"- Graded on: {md_text(graded_on)}")
         if e["status"] == "failed" and e.get("detail"):
@@ -204,14 +205,16 @@ def _footer(row, seed) -> str:
 
 _CSS = """
 body{font-family:-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;max-width:52rem;
-margin:2rem auto;padding:0 1.2rem;color:#1d2430;line-height:1.5}
+margin:2rem auto;padding:0 1.2rem;color:#1d2430;line-height:1.5;overflow-wrap:anywhere}
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin:1.6rem 0 .4rem}
 .sub{color:#5a6472;margin-top:0}
 .total{font-size:1.25rem;margin:1rem 0;padding:.7rem 1rem;background:#f2f5f9;border-radius:6px}
 .bar{height:.6rem;background:#e3e8ef;border-radius:3px;overflow:hidden;margin-top:.4rem}
 .bar span{display:block;height:100%;background:#2f7d4f}
-table{border-collapse:collapse;width:100%;margin:.6rem 0}
-th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e3e8ef;vertical-align:top}
+table{border-collapse:collapse;width:100%;margin:.6rem 0;table-layout:fixed}
+code{overflow-wrap:anywhere;word-break:break-all}
+th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid #e3e8ef;vertical-align:top;
+overflow-wrap:anywhere}
 td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .tag{display:inline-block;padding:.05rem .5rem;border-radius:1rem;font-size:.85rem}
 .t-passed{background:#dff3e6;color:#1e6a3c}.t-failed{background:#fdf0d8;color:#8a5300}
@@ -233,6 +236,8 @@ word-break:break-word;margin:.3rem 0}
 def _label(entry) -> str:
     if entry["status"] == "failed" and not entry.get("n_passed"):
         return "not right yet"
+    if entry["status"] == "error" and str(entry.get("detail", "")).startswith("stopped"):
+        return "stopped (time limit)"
     return _STATUS.get(entry["status"], entry["status"])
 
 
@@ -250,7 +255,7 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
     share = 100 * row.total / row.possible if row.possible else 0
     entries = _entries(row, registry)
     out = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-           f"<title>Feedback: {e_(who)}</title><style>{_CSS}</style></head><body>",
+           f"<title>Feedback: {e_(who)}</title><style>{_CSS}</style></head><body><main>",
            f"<h1>Feedback on {e_(assignment or 'the assignment')}</h1>",
            f"<p class='sub'>{e_(who)}"
            + (f" &middot; {e_(student.email)}" if student is not None and student.email else "")
@@ -258,7 +263,6 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
            f"<div class='total'><b>{_fmt(row.total)}</b> / {_fmt(row.possible)} points"
            f"<div class='bar' aria-hidden='true'><span style='width:{share:.1f}%'></span></div>"
            "</div>" + (f"<p class='late'>{e_(late)}</p>" if late else ""),
-           "<main>",
            "<table><tr><th scope='col'>question</th><th scope='col'>result</th>"
            "<th scope='col' style='text-align:right'>points</th></tr>"]
     for e in entries:
@@ -274,7 +278,7 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
         css = e["status"].replace(" ", "")
         out.append(f"<div class='q {css}'><h3>{e_(e['id'])} {e_(e['title'])}</h3>"
                    f"<p class='what'>{e_(_what(e))}</p>")
-        graded_on = cases_text(row, e["id"])
+        graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""
         if graded_on:
             out.append(f"<p class='what'>Graded on {e_(graded_on)}.</p>")
         if e["status"] == "failed" and e.get("detail"):
@@ -313,11 +317,16 @@ def write_feedback(rows, folder, *, seed, assignment="", students=None, registry
     folder.mkdir(parents=True, exist_ok=True)
     students, late = students or {}, late or {}
     written, failures, listed = [], [], []
+    claims: dict = {}
+    for row in rows:
+        if row.points and students.get(row.file) is not None:
+            claims[students[row.file].id] = claims.get(students[row.file].id, 0) + 1
     for row in rows:
         if not row.points:
             continue
         student = students.get(row.file)
-        name = page_name(row, student)
+        # a student several files claim gets a page per file (named by the file)
+        name = page_name(row, student if student is None or claims[student.id] == 1 else None)
         seed_ = row.seed if row.seed is not None else seed
         try:
             for suffix, make in ((".html", page_html), (".md", page_markdown)):
@@ -348,7 +357,9 @@ def index_html(listed, assignment="") -> str:
            f"<h1>Feedback pages: {e_(assignment or 'the assignment')}</h1>",
            f"<p class='sub'>{len(listed)} page(s); each also as Markdown (.md) for an LMS "
            "comment box.</p>",
-           "<table><tr><th scope='col'>student or file</th><th scope='col'>file</th>"
+           "<table><colgroup><col style='width:38%'><col style='width:47%'>"
+           "<col style='width:15%'></colgroup>"
+           "<tr><th scope='col'>student or file</th><th scope='col'>file</th>"
            "<th scope='col' style='text-align:right'>points</th></tr>"]
     for row, student, name in sorted(listed, key=lambda t: (t[1] is None, t[2])):
         who = f"{student.name} ({student.id})" if student is not None else "no student matched"

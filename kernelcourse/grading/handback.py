@@ -69,6 +69,11 @@ def prepare(*, roster=None, pattern="canvas", exports=(), canvas_assignment_id="
         plan.roster = read_roster(roster)
         if not plan.roster:
             raise ValueError(f"the roster {roster} lists no student")
+    if "moodle" in exports and plan.roster.kind != "moodle" and not any(
+            s.email or s.get("idnumber") or s.get("username") for s in plan.roster):
+        raise ValueError(f"the Moodle export needs an identifier Moodle matches users by "
+                         f"(email, ID number or username), and the roster {roster} has none: "
+                         f"use Moodle's grading worksheet, or a roster with an email column")
     if "canvas" in exports:
         from .exports import canvas_column
 

@@ -235,7 +235,7 @@ h1{font-size:1.5rem;margin-bottom:.2rem}h2{font-size:1.15rem;margin:1.8rem 0 .5r
 border-radius:6px;padding:.6rem 1rem;min-width:8rem}.card b{display:block;font-size:1.3rem}
 table{border-collapse:collapse;width:100%;table-layout:fixed}
 th,td{text-align:left;padding:.4rem .45rem;border-bottom:1px solid #e3e8ef;vertical-align:top;
-overflow-wrap:anywhere}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+overflow-wrap:anywhere}th{overflow-wrap:normal;hyphens:manual}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .meter{display:block;width:100%;max-width:5rem;height:.5rem;background:#e3e8ef;
 border-radius:3px;margin-top:.2rem}.meter span{display:block;height:100%;background:#2f7d4f;
 border-radius:3px}
@@ -248,6 +248,7 @@ ul{margin:.2rem 0;padding-left:1.1rem}li{margin:.1rem 0}.muted{color:#4a5462}
 
 def _list(items) -> str:
     """A list, or a muted 'none' (never an empty or malformed list)."""
+    items = list(items)
     return f"<ul>{''.join(f'<li>{i}</li>' for i in items)}</ul>" if items else \
         "<span class='muted'>none</span>"
 
@@ -293,9 +294,9 @@ def report_html(report: dict) -> str:
                "question's points with the total of the other questions; under "
                f"{LOW_DISCRIMINATION} it is flagged: the question tells strong and weak "
                "answers apart poorly.</p>"
-               "<table><colgroup><col style='width:16%'><col style='width:9%'>"
-               "<col style='width:8%'><col style='width:8%'><col style='width:8%'>"
-               "<col style='width:9%'><col style='width:21%'><col style='width:21%'></colgroup>"
+               "<table><colgroup><col style='width:15%'><col style='width:8%'>"
+               "<col style='width:8%'><col style='width:10%'><col style='width:9%'>"
+               "<col style='width:13%'><col style='width:19%'><col style='width:18%'></colgroup>"
                "<tr><th scope='col'>question</th><th scope='col' class='num'>mean points</th>"
                "<th scope='col' class='num'>passed</th><th scope='col' class='num'>attempted"
                "</th><th scope='col' class='num'>difficulty</th><th scope='col' class='num'>"
@@ -368,8 +369,9 @@ def _similarity_html(sim) -> str:
                        "</td></tr>")
         out.append("</table>")
     if data.get("not_compared"):
-        out.append(f"<p class='muted'>{data['not_compared']} answer(s) could not be compared "
-                   "(not Python, or nested too deep).</p>")
+        out.append(f"<p class='muted'>{data['not_compared']} answer(s) not compared: still "
+                   "the stub, too short to tell, or not readable as Python (or nested too "
+                   "deep).</p>")
     return "\n".join(out)
 
 

@@ -58,6 +58,10 @@ PATTERNS = {
     "moodle": r"^(?P<name>.+?)_(?P<participant>\d+)_assignsubmission_(?:file|onlinetext)_"
               r"(?P<original>.*)$",
 }
+#: Moodle's folder: its own suffix ends the name, so the last participant number is Moodle's
+#: (a display name holding "_102_assignsubmission_file_" cannot pass for participant 102).
+_MOODLE_FOLDER = re.compile(r"^(?P<name>.+)_(?P<participant>\d+)_assignsubmission_"
+                            r"(?:file|onlinetext)_$")
 _KEYS = {"id", "email", "login", "name", "participant"}
 
 
@@ -293,7 +297,11 @@ def match(files, students, pattern: str = "canvas") -> Matching:
         path = Path(file)
         # Moodle names the folder, the student names the file: a file in a folder the
         # pattern matches is matched by that folder alone
-        folder = regex.match(path.parent.name) if pattern != "canvas" else None
+        folder = None
+        if pattern == "moodle":
+            folder = _MOODLE_FOLDER.match(path.parent.name)
+        elif pattern != "canvas":
+            folder = regex.match(path.parent.name)
         m = folder or regex.match(path.name)
         if m is None:
             result.unmatched.append((str(file), "its name does not fit the pattern"))
@@ -306,6 +314,10 @@ def match(files, students, pattern: str = "canvas") -> Matching:
         elif "participant" in g and roster_kind == "moodle":
             found = by_id.get(g["participant"])
             why = f"the participant {g['participant']} is not in the grading worksheet"
+            if found is not None and "name" in g and same_name(g["name"]) != \
+                    same_name(found.name):  # Moodle writes the name beside the number
+                found, why = None, (f"the participant {g['participant']} is "
+                                    f"{found.name!r} in the worksheet, not {g['name']!r}")
         elif "email" in g:
             found = by_email.get(g["email"].casefold())
             why = f"no one student has the email {g['email']}"

@@ -292,7 +292,7 @@ def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=
                 scores[(fa, fb)] = s
                 close[fa] += 1
                 close[fb] += 1
-        common = {f for f, c in close.items() if n >= 4 and c + 1 >= COMMON_SHARE * n}
+        common = {f for f, c in close.items() if n >= 6 and c + 1 >= COMMON_SHARE * n}
         for (fa, fb), s in scores.items():
             if fa in near_ref or fb in near_ref or fa in common or fb in common:
                 continue
