@@ -131,10 +131,12 @@ def test_a_backtick_in_a_value_cannot_leave_its_code_block():
     assert rendered.count("<pre>") == 1 and "<b>" not in rendered
     assert "```` &lt;b&gt;x&lt;/b&gt; ` end" in rendered
     for attack in ("[a](javascript:alert(1))", "![x](http://e/x.png)", "<b>bold</b>",
-                   "*em* _em_ `code` | cell", "# heading"):
+                   "*em* _em_ `code` | cell", "# heading", "1. item", "- item", "~~s~~"):
         html = _rendered(md_text(attack))
         assert "<a" not in html and "<img" not in html and "<b>" not in html
         assert "<em>" not in html and "<code>" not in html and "<h1>" not in html
+        assert "<ol>" not in html and "<ul>" not in html and "<del>" not in html
+        assert html.startswith("<p>") and "\\" not in html  # shown as written, no backslash
 
 
 def test_csv_fields_are_quoted_free_text_neutralised_identifiers_exact(canvas_class):
