@@ -74,14 +74,23 @@ def _parser() -> argparse.ArgumentParser:
     back.add_argument("--report", action="store_true",
                       help="write the class report report-NAME.html and report-NAME.json")
     back.add_argument("--roster", metavar="CSV",
-                      help="roster with the columns id, name, email: map files to students")
+                      help="map files to students: a CSV with the columns id, name (email, "
+                           "sis_user_id, sis_login_id, section, idnumber, username), or "
+                           "Canvas's gradebook export, or Moodle's grading worksheet, as they "
+                           "come (checked before any grading)")
     back.add_argument("--pattern", default="canvas", metavar="canvas|moodle|REGEX",
                       help="how file names name students (default canvas)")
     back.add_argument("--export", action="append", default=[], choices=["canvas", "moodle"],
                       help="write canvas-NAME.csv or moodle-NAME.csv (needs --roster; repeat "
                            "for both)")
     back.add_argument("--canvas-assignment-id", default="", metavar="ID",
-                      help="the Canvas assignment id put in the column header 'NAME (ID)'")
+                      help="the Canvas assignment id: Canvas's import matches the column "
+                           "'NAME (ID)' to the assignment (needed by --export canvas unless "
+                           "the roster is Canvas's export with a column 'NAME (ID)')")
+    back.add_argument("--late-penalty", type=float, default=None, metavar="SHARE",
+                      help="late policy: a submission marked late (Canvas's _LATE) keeps "
+                           "(1 - SHARE) of its points in the exports; the report and the "
+                           "feedback show both scores (default: late work is only marked)")
     back.add_argument("--similarity", nargs="?", type=float, const=0.85, default=None,
                       metavar="THRESHOLD",
                       help="report pairs of nearly equal answers (AST similarity, default "
@@ -162,6 +171,18 @@ def _grade(args) -> int:
             print(f"kernelcourse grade: unknown question or set: {', '.join(unknown)}",
                   file=sys.stderr)
             return 2
+    plan = None
+    if args.feedback or args.report or args.roster or args.export or \
+            args.similarity is not None:
+        from .grading.handback import prepare
+
+        try:  # the roster, the pattern and the exports' needs, before any grading
+            plan = prepare(roster=args.roster, pattern=args.pattern, exports=args.export,
+                           canvas_assignment_id=args.canvas_assignment_id,
+                           name=args.assignment or "", late_penalty=args.late_penalty)
+        except ValueError as exc:
+            print(f"kernelcourse grade: {clean_text(exc, 2000)}", file=sys.stderr)
+            return 2
     sandbox = None
     if not args.no_sandbox:
         try:
@@ -178,7 +199,7 @@ def _grade(args) -> int:
                            max_notebook_mb=args.max_notebook_mb,
                            assignment_name=args.assignment, update=args.update)
     except ValueError as exc:
-        print(f"kernelcourse grade: {exc}", file=sys.stderr)
+        print(f"kernelcourse grade: {clean_text(exc, 2000)}", file=sys.stderr)
         return 2
     if sandbox is None:
         print("WARNING: graded WITHOUT a sandbox (--no-sandbox): the answers ran with your "
@@ -191,21 +212,16 @@ def _grade(args) -> int:
     for r in rows:
         for error in r.errors:
             print(f"  {clean_text(r.file, 200)}: {error}")
-    if args.feedback or args.report or args.roster or args.export or \
-            args.similarity is not None:
+    if plan is not None:
         from .grading.handback import hand_back
 
-        try:
-            lines = hand_back(rows, output=args.output, name=args.assignment or "",
-                              feedback=args.feedback, report=args.report, roster=args.roster,
-                              pattern=args.pattern, exports=args.export,
-                              canvas_assignment_id=args.canvas_assignment_id,
-                              similarity=args.similarity)
-        except (ValueError, OSError) as exc:
-            print(f"kernelcourse grade: {exc}", file=sys.stderr)
-            return 2
+        lines = hand_back(rows, output=args.output, name=args.assignment or "",
+                          feedback=args.feedback, report=args.report, plan=plan,
+                          similarity=args.similarity)
         print()
         print("\n".join(lines))
+        if any(line.startswith("FAILED") for line in lines):
+            return 1
     return 0 if graded else 1
 
 
@@ -244,7 +260,7 @@ def _questions(args) -> int:
 
 
 def _gradescope(args) -> int:
-    from .grading import exports
+    from .grading.handback import exports
 
     if args.gradescope_command == "build":
         selection = [s.strip() for s in args.questions.split(",") if s.strip()]

@@ -1,4 +1,4 @@
-"""Grading that closes the loop (kernelcourse.grading.feedback, report, roster, exports,
+"""Grading that closes the loop (kernelcourse.grading.handback.feedback, report, roster, exports,
 similarity, history, handback, selftest and the instructors' question folders).
 
 The formats follow each platform's documentation: Canvas's gradebook import (Instructure, "How
@@ -24,15 +24,15 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import questions as registry_module
-from kernelcourse.grading.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
+from kernelcourse.grading.handback.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
                                           gradescope_results, moodle_csv)
-from kernelcourse.grading.feedback import page_html, page_markdown, write_feedback
+from kernelcourse.grading.handback.feedback import page_html, page_markdown, page_name, write_feedback
 from kernelcourse.grading.gradebook import Submission, write_gradebook
-from kernelcourse.grading.history import archive, book_files, merge, question_hash, read_history
+from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.report import class_report, report_html
-from kernelcourse.grading.roster import Student, match, read_roster
-from kernelcourse.grading.similarity import THRESHOLD, similar_pairs, similarity
+from kernelcourse.grading.handback.report import class_report, report_html
+from kernelcourse.grading.handback.roster import Student, match, read_roster
+from kernelcourse.grading.handback.similarity import THRESHOLD, similar_pairs, similarity
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "grading"
@@ -50,6 +50,8 @@ def _row(file, q5, q6, seed=7):
     row = Submission(file=file, possible=4.0, seed=seed, graded_at="2026-11-23T20:00:00Z",
                      version="0.1.0")
     for qid, rec in (("ex1.q5", q5), ("ex1.q6", q6)):
+        row.question_seeds[qid] = seed
+        row.cases[qid] = {"seed": seed, "fixed": 2, "drawn": rec["n_cases"]}
         row.points[qid] = rec["points"]
         row.feedback[qid] = rec
         row.details[qid] = rec["detail"]
@@ -81,7 +83,7 @@ def test_question_hash_is_stable_and_changes_with_the_definition():
 def test_every_question_hash_is_the_same_in_another_interpreter():
     """A hash must not hold a memory address: ex5.q9's and ex6.q9's diagnoses run given code
     compiled from text (no source file), whose repr changed with every run."""
-    code = ("import json; from kernelcourse.grading.history import question_hash; "
+    code = ("import json; from kernelcourse.grading.handback.history import question_hash; "
             "from kernelcourse.grading.questions import all_questions, get_question; "
             "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
     runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
@@ -126,28 +128,40 @@ def test_merge_replaces_only_the_regraded_questions_and_keeps_the_old_row(tmp_pa
                                                                PASS5, PASS6)]
     new = _row(str(tmp_path / "a.ipynb"), PASS5, PASS6, seed=8)  # both regraded, q6 asked for
     history = tmp_path / "history.jsonl"
-    merged, n = merge(old, [new], {"ex1.q6"}, history, "regrade (--update) of ex1.q6")
-    assert n == 1 and len(merged) == 2
+    merged, n, failures = merge(old, [new], {"ex1.q6"}, history, "regrade (--update) of ex1.q6")
+    assert n == 1 and len(merged) == 2 and failures == []
     a = merged[0]
     assert a.points == {"ex1.q5": 0, "ex1.q6": 2}  # q5 kept, q6 replaced
-    assert a.total == 2 and a.regraded == ["ex1.q6"] and a.seed == 8
+    assert a.total == 2 and a.regraded == ["ex1.q6"]
+    # only the regraded question carries the new seed; the row has no single seed any more
+    assert a.question_seeds == {"ex1.q5": 7, "ex1.q6": 8} and a.seed is None
+    assert a.cases["ex1.q6"]["seed"] == 8 and a.cases["ex1.q5"]["seed"] == 7
     assert merged[1] is old[1]
     (record,) = read_history(history)
     assert record["row"]["points"] == {"ex1.q5": 0, "ex1.q6": 1.6667}
     assert record["reason"] == "regrade (--update) of ex1.q6"
-    added, _ = merge(old, [_row(str(tmp_path / "c.ipynb"), PASS5, PASS6)], {"ex1.q6"},
-                     history, "r")
+    added, _, _ = merge(old, [_row(str(tmp_path / "c.ipynb"), PASS5, PASS6)], {"ex1.q6"},
+                        history, "r")
     assert len(added) == 3
 
 
 # ------------------------------------------------------------------------ feedback pages
+def _rendered(markdown: str) -> str:
+    """A Markdown page as an LMS shows it: rendered to HTML by a CommonMark renderer."""
+    import mistune
+
+    return mistune.html(markdown)
+
+
 def test_feedback_page_shows_points_first_failure_diagnosis_hint_and_seed_not_the_reference():
     import inspect
 
     row = _row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6)
     student = Student("4002", "Bruno Keller", "bruno@uni.example")
+    import mistune
+
     for text in (page_html(row, REG, seed=7, assignment="ex1", student=student),
-                 page_markdown(row, REG, seed=7, assignment="ex1", student=student)):
+                 _rendered(page_markdown(row, REG, seed=7, assignment="ex1", student=student))):
         assert "Bruno Keller" in text and "seed 7" in text
         assert "2 / 4" in text.replace("<b>", "").replace("</b>", "").replace("**", "") or \
             "2</b> / 4" in text
@@ -165,9 +179,11 @@ def test_feedback_escapes_what_came_from_a_submission(tmp_path):
     row = _row(str(tmp_path / "<img src=x onerror=alert(1)>.ipynb"), evil, PASS6)
     page = page_html(row, REG, seed=1)
     assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page
-    written = write_feedback([row, Submission(file="bad.ipynb", errors=["not a notebook"])],
-                             tmp_path / "fb", seed=1)
-    assert sorted(p.suffix for p in written) == [".html", ".md"]  # the ungraded row: no page
+    written, failures = write_feedback(
+        [row, Submission(file="bad.ipynb", errors=["not a notebook"])], tmp_path / "fb", seed=1)
+    assert failures == []
+    assert sorted(p.name for p in written if p.name != "index.html") == sorted(
+        f"{page_name(row)}{x}" for x in (".html", ".md"))  # the ungraded row: no page
     assert all(p.parent == tmp_path / "fb" for p in written)
 
 
@@ -205,15 +221,20 @@ ROSTER = [Student("4001", "Ada Lovelace", "ada@uni.example"),
 
 def test_canvas_names_map_to_the_roster():
     files = ["/s/lovelaceada_4001_900001_ex1.ipynb", "/s/kellerbruno_LATE_4002_900002_ex1.ipynb",
-             "/s/oneilzoe_77_900003_ex1-1.ipynb",  # id unknown: found by the name part
-             "/s/smithalex_5999_909999_ex1.ipynb", "/s/notes.ipynb"]
+             "/s/oneilzoe_4003_900003_ex1-1.ipynb",
+             "/s/lovelaceada_5999_909999_ex1.ipynb",  # Ada's name, another Canvas user's id
+             "/s/notes.ipynb"]
     m = match(files, ROSTER, "canvas")
     assert {Path(f).name: s.id for f, s in m.students.items()} == {
         "lovelaceada_4001_900001_ex1.ipynb": "4001",
         "kellerbruno_LATE_4002_900002_ex1.ipynb": "4002",
-        "oneilzoe_77_900003_ex1-1.ipynb": "4003"}
-    assert [Path(f).name for f in m.unmatched] == ["smithalex_5999_909999_ex1.ipynb", "notes.ipynb"]
+        "oneilzoe_4003_900003_ex1-1.ipynb": "4003"}
+    # the id is Canvas's: an id not in the roster is never matched through the name part
+    assert [(Path(f).name, why) for f, why in m.unmatched] == [
+        ("lovelaceada_5999_909999_ex1.ipynb", "the id 5999 is not in the roster"),
+        ("notes.ipynb", "its name does not fit the pattern")]
     assert [s.id for s in m.missing] == ["4004"]
+    assert [Path(f).name for f in m.late] == ["kellerbruno_LATE_4002_900002_ex1.ipynb"]
 
 
 def test_moodle_names_and_folders_map_to_the_roster():
@@ -234,11 +255,11 @@ def test_read_roster(tmp_path):
     path.write_text("id,name,email,sis_user_id\n4001,Ada Lovelace,ada@x,S1\n")
     (s,) = read_roster(path)
     assert (s.id, s.name, s.email, s.get("sis_user_id")) == ("4001", "Ada Lovelace", "ada@x", "S1")
-    path.write_text("id,name\n1,A\n")
-    with pytest.raises(ValueError, match="missing email"):
+    path.write_text("id,email\n1,a@x\n")
+    with pytest.raises(ValueError, match="missing name"):
         read_roster(path)
     path.write_text("id,name,email\n1,A,a\n1,B,b\n")
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(ValueError, match="two students under one id '1'"):
         read_roster(path)
 
 
@@ -260,10 +281,11 @@ def test_moodle_csv_identifies_users_by_email_and_carries_feedback():
     rows = [_row("/s/a.ipynb", PASS5, PART6)]
     text = moodle_csv(rows, {rows[0].file: ROSTER[0]}, ROSTER, "ex1")
     lines = list(csv.reader(io.StringIO(text)))
+    # no ID number column: the roster has no Moodle ID numbers (a Canvas id is none)
     assert lines[0] == [*MOODLE_COLUMNS, "ex1", "Feedback"]
-    assert MOODLE_COLUMNS == ["Full name", "Email address", "ID number"]
-    assert lines[1][:4] == ["Ada Lovelace", "ada@uni.example", "4001", "3.67"]
-    assert "ex1.q6" in lines[1][4]
+    assert MOODLE_COLUMNS == ["Full name", "Email address"]
+    assert lines[1][:3] == ["Ada Lovelace", "ada@uni.example", "3.67"]
+    assert "ex1.q6" in lines[1][3]
     assert len(lines) == 2  # students without a submission are left out
 
 
@@ -487,20 +509,25 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
     assert names == ["canvas-ex1.csv", "feedback", "gradebook-ex1.csv", "gradebook-ex1.json",
                      "moodle-ex1.csv", "report-ex1.html", "report-ex1.json",
                      "similarity-ex1.json"]
-    assert sorted(p.name for p in (out / "feedback").iterdir()) == [
+    smith = page_name(Submission(file=str(sub / "smithalex_5999_909999_ex1.ipynb")))
+    assert smith.startswith("smithalex_5999_909999_ex1~")  # a file's page: name and hash
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == sorted([
         "4001.html", "4001.md", "4002.html", "4002.md", "4003.html", "4003.md",
-        "smithalex_5999_909999_ex1.html", "smithalex_5999_909999_ex1.md"]
+        f"{smith}.html", f"{smith}.md", "index.html"])
     assert "Likely mistake" in (out / "feedback" / "4002.md").read_text()
     canvas = list(csv.reader(open(out / "canvas-ex1.csv", newline="")))
     assert canvas[0] == [*CANVAS_COLUMNS, "ex1 (77)"]
     assert [r[1] for r in canvas[1:]] == ["4001", "4002", "4003", "4004"]
     assert canvas[1][5] == "5" and canvas[3][5] == "0" and canvas[4][5] == ""
     moodle = list(csv.reader(open(out / "moodle-ex1.csv", newline="")))
-    assert moodle[0][:3] == MOODLE_COLUMNS and [r[1] for r in moodle[1:]] == [
+    assert moodle[0][:2] == MOODLE_COLUMNS and [r[1] for r in moodle[1:]] == [
         "ada@uni.example", "bruno@uni.example", "chiara@uni.example"]
-    pairs = json.loads((out / "similarity-ex1.json").read_text())["pairs"]
-    assert {(p["a"], p["b"]) for p in pairs} == {
-        ("lovelaceada_4001_900001_ex1.ipynb", "smithalex_5999_909999_ex1.ipynb")}
+    sim = json.loads((out / "similarity-ex1.json").read_text())
+    # the copied notebook is the published solution: listed as such, not as a pair
+    assert sim["pairs"] == []
+    assert {(r["student"], r["question"]) for r in sim["like_reference"]} >= {
+        ("Ada Lovelace (4001)", "ex1.q5"), ("smithalex_5999_909999_ex1.ipynb", "ex1.q5")}
+    assert {r["question"] for r in sim["like_reference"]} <= {"ex1.q2", "ex1.q5", "ex1.q6"}
     report = json.loads((out / "report-ex1.json").read_text())
     assert report["submissions"] == 4 and sum(b["count"] for b in report["histogram"]) == 4
     book = json.loads((out / "gradebook-ex1.json").read_text())
@@ -542,7 +569,7 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
         assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root
         assert z.getinfo("run_autograder").external_attr >> 16 & 0o111
         assert "package/kernelcourse/grading/grader.py" in names
-    from kernelcourse.grading.exports import unpack_for_test
+    from kernelcourse.grading.handback.exports import unpack_for_test
 
     root = unpack_for_test(zip_path, tmp_path / "autograder")
     shutil.copy(FIXTURES / "mistakes.ipynb", root / "submission" / "ex1.ipynb")
@@ -599,3 +626,186 @@ def test_update_needs_an_existing_gradebook(tmp_path):
         grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
                     sandbox=None, progress=False)
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------------ Gradescope's image
+def _setup_run(tmp_path, python3_is_new: bool):
+    """Run the zip's setup.sh with logging stand-ins for apt-get, add-apt-repository and the
+    interpreters (Gradescope's Ubuntu 22.04 base: python3 is 3.10 unless told otherwise);
+    the lines they logged, in order."""
+    from kernelcourse.grading.handback.exports import _SETUP_SH
+
+    stubs, log, root = tmp_path / "bin", tmp_path / "log", tmp_path / "autograder"
+    stubs.mkdir()
+    (root / "source" / "package").mkdir(parents=True)
+
+    def script(path, name, body):
+        path.write_text(f"#!/bin/bash\necho \"{name} $*\" >> {log}\n{body}\n")
+        path.chmod(0o755)
+
+    venv_python = tmp_path / "venv-python"
+    script(venv_python, "venv-python", "exit 0")
+    interpreter = (f'if [ "$1" = -m ] && [ "$2" = venv ]; then /bin/mkdir -p "$3/bin"; '
+                   f'/bin/cp {venv_python} "$3/bin/python"; fi; exit 0')
+    python311 = tmp_path / "python3.11"
+    script(python311, "python3.11", interpreter)
+    script(stubs / "python3", "python3", interpreter if python3_is_new else
+           'if [ "$1" = -c ]; then exit 1; fi; exit 0')  # 3.10: fails the version probe
+    # apt-get brings python3.11 when asked for it
+    script(stubs / "apt-get", "apt-get",
+           f'case "$*" in *python3.11*) /bin/cp {python311} {stubs}/python3.11;; esac')
+    script(stubs / "add-apt-repository", "add-apt-repository", "")
+    setup = tmp_path / "setup.sh"
+    setup.write_text(_SETUP_SH)
+    run = subprocess.run(["/bin/bash", str(setup)], capture_output=True, text=True,
+                         env={"PATH": str(stubs), "KERNELCOURSE_AUTOGRADER_ROOT": str(root)})
+    assert run.returncode == 0, run.stderr
+    return [line.replace(str(root), "ROOT") for line in log.read_text().splitlines()]
+
+
+def test_setup_sh_brings_python_311_on_gradescopes_ubuntu_2204(tmp_path):
+    """Gradescope's default base image is Ubuntu 22.04 (python3 3.10); its advice is an
+    explicit Python beside the system's (autograder documentation, "Python 3 issues")."""
+    log = _setup_run(tmp_path, python3_is_new=False)
+    assert "add-apt-repository -y ppa:deadsnakes/ppa" in log
+    install = next(i for i, x in enumerate(log) if x.startswith("apt-get install")
+                   and "python3.11-venv" in x)
+    venv = log.index("python3.11 -m venv ROOT/venv")
+    assert install < venv
+    assert not any(x.startswith("python3 -m venv") for x in log)  # never the 3.10
+    assert "venv-python -m pip install ROOT/source/package" in log
+    assert any("bubblewrap" in x for x in log if x.startswith("apt-get install"))
+
+
+def test_setup_sh_uses_an_image_python_that_is_already_new_enough(tmp_path):
+    log = _setup_run(tmp_path, python3_is_new=True)
+    assert not any(x.startswith("add-apt-repository") for x in log)
+    assert "python3 -m venv ROOT/venv" in log
+
+
+def test_a_built_autograder_carries_a_fixed_secret_seed(tmp_path):
+    from kernelcourse.grading.handback.exports import build_gradescope
+
+    seeds = []
+    for i in range(2):
+        path = build_gradescope(tmp_path / f"a{i}.zip", ["ex1.q5"])
+        with zipfile.ZipFile(path) as z:
+            seeds.append(json.loads(z.read("config.json"))["seed"])
+    assert all(isinstance(s, int) for s in seeds) and seeds[0] != seeds[1]
+
+
+@pytest.mark.slow
+def test_when_the_sandbox_cannot_start_every_result_says_so(tmp_path):
+    from kernelcourse.grading.handback.exports import build_gradescope, unpack_for_test
+
+    zip_path = build_gradescope(tmp_path / "autograder.zip", ["ex1.q5", "ex1.q6"])
+    root = unpack_for_test(zip_path, tmp_path / "autograder")
+    shutil.copy(FIXTURES / "correct.ipynb", root / "submission" / "ex1.ipynb")
+    run = subprocess.run([str(root / "run_autograder")], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "KERNELCOURSE_AUTOGRADER_ROOT": str(root),
+                                           "KERNELCOURSE_PYTHON": sys.executable,
+                                           "KERNELCOURSE_BWRAP": "/bin/false"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["output"].startswith("NOT GRADED: the grader's sandbox cannot start")
+    assert [t["name"].split()[0] for t in results["tests"]] == ["ex1.q5", "ex1.q6"]
+    for t in results["tests"]:
+        assert t["name"].endswith("(NOT GRADED)") and t["output"].startswith("NOT GRADED")
+        assert t["extra_data"]["graded"] is False and t["max_score"] == REG[t["name"][:6]].points
+
+
+# ------------------------------------------------------------------------ item analysis
+def test_item_analysis_against_a_hand_computation():
+    """Four students, three right-or-wrong questions (a Guttman pattern). By hand: the
+    difficulties are 3/4, 1/2, 1/4; KR-20 = 3/2 (1 - sum p q / var(total)) with
+    sum p q = 3/16 + 1/4 + 3/16 = 5/8 and var(total) = 5/4 (population), so 0.75; the first
+    question against the rest ([2, 1, 0, 0]): r = 0.75 / sqrt(0.75 * 2.75) = 0.52223."""
+    from kernelcourse.grading.handback.report import LOW_DISCRIMINATION, cronbach_alpha, item_analysis
+
+    scores = [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0]]
+    result = item_analysis(scores, [1, 1, 1])
+    assert [q["difficulty"] for q in result["questions"]] == [0.75, 0.5, 0.25]
+    assert result["alpha"] == pytest.approx(0.75, abs=1e-4)
+    assert result["questions"][0]["discrimination"] == pytest.approx(0.75 / (0.75 * 2.75) ** 0.5,
+                                                                     abs=1e-4)
+    # the oracle: numpy's correlation and variances
+    s = np.array(scores, float)
+    for j in range(3):
+        rest = s.sum(axis=1) - s[:, j]
+        assert result["questions"][j]["discrimination"] == pytest.approx(
+            np.corrcoef(s[:, j], rest)[0, 1], abs=1e-4)
+    k = 3
+    alpha = k / (k - 1) * (1 - s.var(axis=0, ddof=1).sum() / s.sum(axis=1).var(ddof=1))
+    assert cronbach_alpha(scores) == pytest.approx(alpha, abs=1e-12)
+    # a question that goes against the rest is flagged (PrairieLearn's 0.2)
+    flipped = [[r[0], r[1], 1 - r[2]] for r in scores]
+    flagged = item_analysis(flipped, [1, 1, 1])["questions"]
+    assert flagged[2]["discrimination"] < LOW_DISCRIMINATION and flagged[2]["flag"]
+    assert not flagged[0]["flag"]
+    # no spread, no number: never a made-up correlation
+    assert item_analysis([[1, 1], [1, 0]], [1, 1])["questions"][0]["discrimination"] is None
+    assert cronbach_alpha([[1, 1]]) is None
+
+
+def test_wording_cannot_be_misread():
+    from kernelcourse.grading.handback.feedback import _label, _what
+
+    crashed = {"status": "error", "detail": "raised ZeroDivisionError: division by zero",
+               "n_passed": 0, "n_cases": 3}
+    assert _label(crashed) == "crashed" and _what(crashed).startswith("crashed: raised")
+    stopped = {"status": "error", "detail": "stopped: the worker stopped answering"}
+    assert _label(stopped) == "stopped (time limit)"
+    failed = _record("failed", 0, 2, 0, 3, "first failure on 6 points in 2-D (X=[[0.0]]): "
+                     "expected 1, got 2")
+    row = _row("/s/a.ipynb", failed, PASS6)
+    page = page_markdown(row, REG, seed=7)
+    assert "6 data points in 2" in _rendered(page) and "not graded" not in page
+    rep = class_report([row], REG, assignment=["ex1.q5", "ex1.q6"])
+    assert rep["questions"][0]["common_errors"][0]["example"].startswith("case 6 data points")
+
+
+# ------------------------------------------------------------------------ no one file breaks it
+def test_deep_nesting_is_left_out_of_the_similarity_not_fatal():
+    from kernelcourse.grading.handback.similarity import fingerprints, similar_by_student
+
+    deep = ["def f(x):\n    return " + "(" * 5000 + "x" + ")" * 5000 + "\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "x + " * 60000 + "x\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "[" * 150 + "]" * 150 + "\n",
+            "def f(x):\n    y = 1\n    z = 2\n    return " + "-" * 100000 + "x\n"]
+    for source in deep:
+        assert fingerprints(source) is None
+    answers = {f"deep{i}.ipynb": {"ex1.q5": s} for i, s in enumerate(deep)}
+    answers.update({"orig.ipynb": {"ex1.q5": ORIGINAL}, "copy.ipynb": {"ex1.q5": COPY}})
+    result = similar_by_student(answers, references=False)
+    assert [(p["a"], p["b"]) for p in result["pairs"]] == [("copy.ipynb", "orig.ipynb")]
+    assert result["not_compared"] == len(deep)
+
+
+def test_each_output_is_written_on_its_own(tmp_path):
+    from kernelcourse.grading.handback import hand_back
+
+    rows = [_row(str(tmp_path / "lovelaceada_4001_1_ex1.ipynb"), PASS5, PART6)]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\n4001,Ada Lovelace,ada@x\n")
+    blocked = tmp_path / "feedback"
+    blocked.write_text("a file where the feedback folder should be")
+    lines = hand_back(rows, output=tmp_path, name="ex1", feedback=blocked, report=True,
+                      roster=roster, exports=("canvas", "moodle"), canvas_assignment_id="9")
+    failed = [x for x in lines if x.startswith("FAILED")]
+    assert len(failed) == 1 and failed[0].startswith("FAILED: feedback pages: ")
+    for name in ("report-ex1.html", "report-ex1.json", "canvas-ex1.csv", "moodle-ex1.csv"):
+        assert (tmp_path / name).exists(), name
+
+
+def test_a_display_name_cannot_pass_for_another_participant():
+    from kernelcourse.grading.handback.roster import Roster, Student, match
+
+    sheet = Roster([Student("102", "Ben Ode", "b@x"),
+                    Student("103", "Eve_102_assignsubmission_file_x", "e@x")], kind="moodle")
+    files = ["/s/Eve_102_assignsubmission_file_x_103_assignsubmission_file_/a.ipynb",
+             "/s/Ben Ode_102_assignsubmission_file_/a.ipynb",
+             "/s/Mallory_102_assignsubmission_file_b.ipynb"]  # flat, name not participant 102's
+    m = match(files, sheet, "moodle")
+    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102"}
+    assert m.unmatched == [(files[2], "the participant 102 is 'Ben Ode' in the worksheet, "
+                                      "not 'Mallory'")]

@@ -37,14 +37,22 @@ class Submission:
     errors: list = field(default_factory=list)
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
-    # what the feedback pages and the class report read (kernelcourse.grading.feedback)
+    # what the feedback pages and the class report read (kernelcourse.grading.handback.feedback)
     feedback: dict = field(default_factory=dict)
-    # the stamp of the run that graded the row (kernelcourse.grading.history)
+    # the stamp of the run that graded the row (kernelcourse.grading.handback.history)
     version: str = ""
     seed: int | None = None
     graded_at: str = ""
     question_hashes: dict = field(default_factory=dict)
     regraded: list = field(default_factory=list)
+    # which cases each question was graded on: {id: {"seed", "fixed", "drawn"}} (the fixed
+    # cases are the same in every run; the drawn ones come from the seed), and the seed of
+    # each question's drawn cases (a partial --update with another seed changes only its own)
+    cases: dict = field(default_factory=dict)
+    question_seeds: dict = field(default_factory=dict)
+    # regrades that failed (the file no longer read, the grader failed): the row kept its
+    # points; each entry says when, which questions and why
+    failed_regrades: list = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"file": self.file, "sha256": self.sha256, "points": self.points,
@@ -52,13 +60,16 @@ class Submission:
                 "seconds": round(self.seconds, 2), "details": self.details,
                 "feedback": self.feedback, "version": self.version, "seed": self.seed,
                 "graded_at": self.graded_at, "question_hashes": self.question_hashes,
-                "regraded": self.regraded}
+                "regraded": self.regraded, "cases": self.cases,
+                "question_seeds": self.question_seeds,
+                "failed_regrades": self.failed_regrades}
 
 
 def _csv_cell(text) -> str:
-    """A CSV field no spreadsheet takes for a formula."""
+    """A free-text CSV field no spreadsheet takes for a formula (see
+    :func:`kernelcourse.grading.handback.exports.text_cell`)."""
     text = clean_text(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _columns(rows, assignment=()) -> list[str]:
@@ -109,7 +120,7 @@ def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="",
     suffix = f"-{name}" if name else ""
     csv_path, json_path = output / f"gradebook{suffix}.csv", output / f"gradebook{suffix}.json"
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     writer.writerow(["file", *columns, "total", "possible", "errors", "seconds", "sha256"])
     for r in rows:
         writer.writerow([_csv_cell(r.file), *[r.points.get(c, "") for c in columns], r.total,

@@ -76,8 +76,8 @@ from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LI
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
                      bounded_json, cell_problem, clean_text, find_notebooks, python_source,
                      read_notebook, read_submission, static_source)
-from .feedback import feedback_record
-from .history import archive, book_files, load_rows, merge, stamp
+from .handback.feedback import feedback_record
+from .handback.history import archive, book_files, load_rows, merge, stamp
 from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
@@ -199,6 +199,8 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     limit = q.time_limit if question_timeout is None else question_timeout
     try:
         cases = q.make_cases(_question_seed(seed, q.id))
+        fixed = sum(bool(getattr(c, "fixed", False)) for c in cases)
+        row.cases[q.id] = {"seed": seed, "fixed": fixed, "drawn": len(cases) - fixed}
         forbidden = q.shortcut_objects()
         cell = answers[q.id]
         source = static_source(cell)  # for reading; IPython's transformation runs sealed
@@ -284,16 +286,16 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     ``assignment_name`` names the files (``gradebook-NAME.csv``...). A run into a folder
     holding that gradebook copies the old rows into the history first; with ``update`` the
     rows graded now (their questions ``selection``) are merged into it instead, each replaced
-    row kept in the history (:mod:`kernelcourse.grading.history`).
+    row kept in the history (:mod:`kernelcourse.grading.handback.history`).
     """
     stream = sys.stderr if stream is None else stream
-    if options.get("seed") is None:
-        options["seed"] = new_seed()
     files = book_files(output, assignment_name)
     if update:
         if not files["json"].exists():
             raise ValueError(f"--update: there is no gradebook {files['json']} to update")
-        old_rows, old_assignment = load_rows(files)
+        old_rows, old_assignment, old_seed = load_rows(files)
+        if options.get("seed") is None:  # one assignment, one set of cases: the run's own
+            options["seed"] = old_seed if isinstance(old_seed, int) else new_seed()
         registry = all_questions()
         if selection:
             graded = {q.id for q in _selected(selection, registry)}
@@ -302,14 +304,21 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
         new_rows = _grade_paths(paths, output=output, selection=selection or old_assignment,
                                 progress=progress, stream=stream, jobs=jobs, sandbox=sandbox,
                                 book=False, **options)
-        rows, n = merge(old_rows, new_rows, graded, files["history"],
-                        f"regrade (--update) of {', '.join(sorted(graded))}")
-        book = _Gradebook(Path(output), options["seed"], old_assignment,
-                          probe() if sandbox == "auto" else sandbox, name=assignment_name)
+        rows, n, failures = merge(old_rows, new_rows, graded, files["history"],
+                                  f"regrade (--update) of {', '.join(sorted(graded))} with "
+                                  f"seed {options['seed']}")
+        book = _Gradebook(Path(output), old_seed if old_seed is not None else options["seed"],
+                          old_assignment, probe() if sandbox == "auto" else sandbox,
+                          name=assignment_name)
         book.write(rows)
-        stream.write(f"updated {n} row(s) of {files['json'].name}; their previous results are "
-                     f"in {files['history'].name}\n")
+        stream.write(f"updated {n} row(s) of {files['json'].name} (seed {options['seed']}); "
+                     f"their previous results are in {files['history'].name}\n")
+        for file, why in failures:
+            stream.write(f"REGRADE FAILED for {clean_text(file, 200)}: {clean_text(why, 300)}; "
+                         f"its previous row is kept unchanged\n")
         return rows
+    if options.get("seed") is None:
+        options["seed"] = new_seed()
     n = archive(files, "replaced by a new run")
     if n:
         stream.write(f"{files['json'].name} existed: its {n} row(s) are kept in "

@@ -29,12 +29,18 @@ from collections import Counter
 from itertools import combinations
 from pathlib import Path
 
-__all__ = ["fingerprints", "similarity", "similar_pairs", "THRESHOLD", "MIN_STATEMENTS"]
+__all__ = ["fingerprints", "similarity", "similar_pairs", "similar_by_student", "THRESHOLD",
+           "MIN_STATEMENTS", "COMMON_SHARE"]
 
 #: Pairs at least this similar are reported.
 THRESHOLD = 0.85
 #: Answers with fewer statements (after the imports) are too short to compare.
 MIN_STATEMENTS = 3
+#: An answer at least this similar to a third of the class (or more) is the common way to
+#: write it: such answers are alike by nature, and their pairs are left out.
+COMMON_SHARE = 1 / 3
+#: Answers nested deeper than this (brackets) are not compared (nor parsed).
+MAX_NESTING = 60
 
 _BUILTINS = set(dir(builtins))
 
@@ -107,10 +113,30 @@ def _node_grams(node, n: int = 3) -> list[str]:
 def fingerprints(source: str) -> tuple[Counter, Counter] | None:
     """The statement and node-gram multisets of an answer; None if it cannot be parsed, is
     the stub, or is too short."""
-    lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
     try:
-        tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError, RecursionError):
+        return _fingerprints(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # not Python, or nested too deep to compare
+
+
+def _nesting(text: str) -> int:
+    depth = deepest = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _fingerprints(source: str):
+    lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+    text = "\n".join(lines)
+    if _nesting(text) > MAX_NESTING or len(text) > 200_000:
+        return None
+    tree = ast.parse(text)
+    if _depth_of(tree) > 4 * MAX_NESTING:
         return None
     if any(isinstance(n, ast.Raise) and "NotImplementedError" in ast.dump(n)
            for n in ast.walk(tree)):
@@ -124,6 +150,18 @@ def fingerprints(source: str) -> tuple[Counter, Counter] | None:
     stmts = Counter(ast.dump(_shallow(s), annotate_fields=False) for s in statements)
     grams = Counter(g for s in statements for g in _node_grams(_shallow(s)))
     return stmts, grams
+
+
+def _depth_of(tree) -> int:
+    """The depth of an AST, without recursion (a long chain of operators is deep too)."""
+    deepest, stack = 0, [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > 4 * MAX_NESTING:
+            return depth
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
 
 
 def _dice(a: Counter, b: Counter) -> float:
@@ -162,9 +200,122 @@ def similar_pairs(answers: dict, threshold: float = THRESHOLD) -> list[dict]:
     return sorted(pairs, key=lambda p: (-p["similarity"], p["question"], p["a"], p["b"]))
 
 
+def _reference_sources(qid: str, registry) -> dict:
+    """The course's own code for a question: the reference's source (the package's
+    published code) and the exercise solution cell, where they can be read."""
+    import inspect
+
+    out = {}
+    q = (registry or {}).get(qid)
+    if q is not None:
+        try:
+            out["the course's reference code"] = inspect.getsource(q.reference)
+        except (TypeError, OSError):
+            pass
+    solution = _solutions().get(qid)
+    if solution:
+        out["the published solution"] = solution
+    return out
+
+
+_SOLUTIONS: dict | None = None
+
+
+def _solutions() -> dict:
+    """``{question id: solution cell}`` of the exercise source notebooks, when present."""
+    global _SOLUTIONS
+    if _SOLUTIONS is None:
+        _SOLUTIONS = {}
+        folder = Path(__file__).resolve().parents[3] / "exercises" / "source"
+        if folder.is_dir():
+            from ..intake import _read
+
+            for path in sorted(folder.glob("*.ipynb")):
+                intake = _read(path, 64 * 1024 * 1024)
+                _SOLUTIONS.update(intake.answers or {})
+    return _SOLUTIONS
+
+
+def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=None,
+                       registry=None, references=True) -> dict:
+    """Similar answers by student, for an instructor to read.
+
+    ``answers``: ``{file: {question id: source}}``; ``students``: ``{file: Student}`` (a file
+    no student was matched to stands for itself). Left out, as alike by nature: choice
+    questions (a letter), answers too short to tell (:data:`MIN_STATEMENTS`), answers close to
+    the course's reference code or published solution (listed apart, in ``like_reference``)
+    and the common way of writing an answer (at least :data:`COMMON_SHARE` of the class
+    alike). What is left is grouped by pair of students, the pairs with the most questions
+    alike first, then by mean similarity: ``{"pairs": [{"a", "b", "files", "questions":
+    [{"question", "similarity"}], "mean", "max"}], "like_reference": [{"student",
+    "question", "source", "similarity"}], "not_compared": N}``."""
+    students = students or {}
+
+    def who(file):
+        s = students.get(file)
+        return f"{s.name} ({s.id})" if s is not None else Path(file).name
+
+    by_question: dict = {}
+    not_compared = 0
+    for file, cells in answers.items():
+        for qid, source in cells.items():
+            q = (registry or {}).get(qid)
+            if q is not None and getattr(q, "kind", "") == "choice":
+                continue
+            prints = fingerprints(source)
+            if prints is None:
+                not_compared += 1
+                continue
+            by_question.setdefault(qid, []).append((file, prints))
+    like_reference, pairs = [], {}
+    for qid, entries in sorted(by_question.items()):
+        refs = {}
+        if references:
+            for label, code in _reference_sources(qid, registry).items():
+                fp = fingerprints(code)
+                if fp is not None:
+                    refs[label] = fp
+        near_ref = set()
+        for file, fp in entries:
+            for label, ref in refs.items():
+                s = _similar(fp, ref)
+                if s >= threshold:
+                    near_ref.add(file)
+                    like_reference.append({"student": who(file), "question": qid,
+                                           "source": label, "similarity": s})
+        n = len(entries)
+        close = {f: 0 for f, _ in entries}
+        scores = {}
+        for (fa, pa), (fb, pb) in combinations(entries, 2):
+            s = _similar(pa, pb)
+            if s >= threshold:
+                scores[(fa, fb)] = s
+                close[fa] += 1
+                close[fb] += 1
+        common = {f for f, c in close.items() if n >= 6 and c + 1 >= COMMON_SHARE * n}
+        for (fa, fb), s in scores.items():
+            if fa in near_ref or fb in near_ref or fa in common or fb in common:
+                continue
+            a, b = sorted((who(fa), who(fb)))
+            if a == b:
+                continue
+            item = pairs.setdefault((a, b), {"a": a, "b": b, "files": sorted(
+                {Path(fa).name, Path(fb).name}), "questions": []})
+            item["questions"].append({"question": qid, "similarity": s})
+    out = []
+    for item in pairs.values():
+        sims = [q["similarity"] for q in item["questions"]]
+        item["mean"] = round(sum(sims) / len(sims), 4)
+        item["max"] = max(sims)
+        out.append(item)
+    out.sort(key=lambda p: (-len(p["questions"]), -p["mean"], p["a"], p["b"]))
+    like_reference.sort(key=lambda r: (-r["similarity"], r["student"], r["question"]))
+    return {"pairs": out, "like_reference": like_reference, "not_compared": not_compared}
+
+
 def read_answers(files, max_bytes: int = 16 * 1024 * 1024) -> dict:
     """``{file: {question id: answer source}}`` of the readable notebooks among ``files``."""
-    from .intake import _read
+    from ..intake import _read
 
     out = {}
     for f in files:

@@ -70,7 +70,7 @@ def question_hash(question) -> str:
 
 
 def _version() -> str:
-    from .. import __version__
+    from ... import __version__
 
     return __version__
 
@@ -81,11 +81,14 @@ def now() -> str:
 
 
 def stamp(row, questions, seed) -> None:
-    """Record on ``row`` the package version, the seed, the time and each question's hash."""
+    """Record on ``row`` the package version, the seed, the time, each question's hash and
+    the seed each question's drawn cases came from (``question_seeds``; its fixed cases are
+    the same in every run)."""
     row.version = _version()
     row.seed = seed
     row.graded_at = now()
     row.question_hashes = {q.id: question_hash(q) for q in questions}
+    row.question_seeds = {q.id: seed for q in questions if q.id in row.points}
 
 
 def book_files(output, name: str | None) -> dict[str, Path]:
@@ -128,57 +131,113 @@ def archive(files: dict, reason: str) -> int:
                                       for row in book.get("submissions", [])))
 
 
-def load_rows(files: dict):
-    """The rows of an existing gradebook as :class:`Submission` objects, and its assignment."""
-    from .gradebook import Submission
+_ROW_TYPES = {"sha256": str, "points": dict, "possible": (int, float), "total": (int, float),
+              "errors": list, "details": dict, "feedback": dict, "version": str,
+              "graded_at": str, "question_hashes": dict, "regraded": list, "cases": dict,
+              "question_seeds": dict, "failed_regrades": list}
 
-    book = load_book(files["json"])
+
+def load_rows(files: dict):
+    """The rows of an existing gradebook as :class:`Submission` objects, and its assignment;
+    a clear ValueError for a gradebook that is not one (a row without ``file``, a field of
+    the wrong type)."""
+    from ..gradebook import Submission
+
+    path = files["json"]
+    book = load_book(path)
+    if not isinstance(book, dict) or not isinstance(book.get("submissions", []), list):
+        raise ValueError(f"the gradebook {path} is malformed: it holds no list 'submissions'")
+    assignment = book.get("assignment", [])
+    if not isinstance(assignment, list) or not all(isinstance(q, str) for q in assignment):
+        raise ValueError(f"the gradebook {path} is malformed: 'assignment' is not a list of "
+                         f"question ids")
     rows = []
-    for s in book.get("submissions", []):
+    for n, s in enumerate(book.get("submissions", []), start=1):
+        if not isinstance(s, dict) or not isinstance(s.get("file"), str) or not s["file"]:
+            raise ValueError(f"the gradebook {path} is malformed: row {n} has no 'file' (a "
+                             f"gradebook row names the notebook it graded); restore the file "
+                             f"from the history or grade anew")
         row = Submission(file=s["file"])
         for key, value in s.items():
-            if hasattr(row, key) and key != "file":
-                setattr(row, key, value)
+            if key == "file" or not hasattr(row, key):
+                continue
+            kind = _ROW_TYPES.get(key)
+            if kind is not None and value is not None and not isinstance(value, kind):
+                raise ValueError(f"the gradebook {path} is malformed: row {n} ({s['file']}) "
+                                 f"has {key} of type {type(value).__name__}")
+            setattr(row, key, value)
         rows.append(row)
-    return rows, book.get("assignment", [])
+    return rows, assignment, book.get("seed")
 
 
 def _key(file: str) -> str:
-    return os.path.realpath(file)
+    """A row's file as given, made absolute without following symbolic links (a link to
+    another student's notebook is another row, never that student's)."""
+    return os.path.normpath(os.path.abspath(file))
+
+
+def _failed(new, graded_ids) -> str:
+    """Why the regrade of ``new`` failed (the file no longer reads, a question was not
+    graded), or ''."""
+    if new.possible <= 0 or not new.points:
+        return "; ".join(new.errors) or "the file was not graded"
+    missing = [q for q in sorted(graded_ids) if q not in new.points]
+    if missing:
+        return f"{', '.join(missing)} not graded"
+    internal = [e for e in new.errors if "internal error of the grader" in e]
+    return "; ".join(internal)
 
 
 def merge(old_rows, new_rows, graded_ids, history_path: Path, reason: str):
     """``old_rows`` with the questions ``graded_ids`` of each new row put in (rows matched
-    by file; a new file is added at the end); every replaced row goes to the history first."""
+    by the file as given; a new file is added at the end); every replaced row goes to the
+    history first. A regrade that failed (the file no longer reads, the grader failed)
+    replaces nothing: the old row stays, with the failure recorded on it and in the history.
+    Returns the rows, the number replaced and the failures ``[(file, why)]``."""
     by_key = {_key(r.file): i for i, r in enumerate(old_rows)}
     merged = list(old_rows)
-    replaced = []
+    replaced, records, failures = [], [], []
+    when = now()
     for new in new_rows:
         i = by_key.get(_key(new.file))
         if i is None:
             merged.append(new)
             continue
         old = merged[i]
+        why = _failed(new, graded_ids)
+        if why:
+            row = type(old)(**{k: getattr(old, k) for k in old.__dataclass_fields__})
+            row.failed_regrades = list(old.failed_regrades or []) + [
+                {"at": when, "questions": sorted(graded_ids), "error": why,
+                 "sha256": new.sha256, "seed": new.seed}]
+            merged[i] = row
+            failures.append((old.file, why))
+            records.append({"archived_at": when, "reason": f"{reason}: FAILED, old row kept",
+                            "error": why, "attempt": new.as_dict()})
+            continue
         replaced.append(old.as_dict())
         row = type(old)(**{k: getattr(old, k) for k in old.__dataclass_fields__})
         prefixes = tuple(f"{q}:" for q in graded_ids)
-        row.points = {**old.points, **{q: v for q, v in new.points.items() if q in graded_ids}}
-        row.details = {**old.details, **{q: v for q, v in new.details.items() if q in graded_ids}}
-        row.feedback = {**old.feedback,
-                        **{q: v for q, v in new.feedback.items() if q in graded_ids}}
-        row.question_hashes = {**old.question_hashes,
-                               **{q: v for q, v in new.question_hashes.items()
-                                  if q in graded_ids}}
+
+        def put(field_name):
+            return {**getattr(old, field_name),
+                    **{q: v for q, v in getattr(new, field_name).items() if q in graded_ids}}
+
+        for name in ("points", "details", "feedback", "question_hashes", "cases",
+                     "question_seeds"):
+            setattr(row, name, put(name))
         row.errors = [e for e in old.errors if not e.startswith(prefixes)] + \
                      [e for e in new.errors if e.startswith(prefixes)]
         row.total = round(sum(row.points.values()), 4)
         row.sha256, row.seconds = new.sha256, new.seconds
-        row.version, row.seed, row.graded_at = new.version, new.seed, new.graded_at
+        row.version, row.graded_at = new.version, new.graded_at
+        seeds = {row.question_seeds.get(q) for q in row.points}
+        row.seed = seeds.pop() if len(seeds) == 1 else None  # one seed, or see question_seeds
         row.regraded = sorted(set(getattr(old, "regraded", []) or []) | set(graded_ids))
         merged[i] = row
-    when = now()
-    _append(history_path, ({"archived_at": when, "reason": reason, "row": r} for r in replaced))
-    return merged, len(replaced)
+    records += [{"archived_at": when, "reason": reason, "row": r} for r in replaced]
+    _append(history_path, records)
+    return merged, len(replaced), failures
 
 
 def read_history(path: Path) -> list[dict]:
