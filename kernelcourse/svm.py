@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,7 +44,10 @@ from ._estimator import (Classifier, check_fitted, check_X, check_y_given, defau
 from ._validation import (as_2d, as_labels, as_positives, as_rng, as_vector, check_choice,
                           check_finite_real, check_nonnegative, check_nonnegative_int, check_positive,
                           check_positive_int, check_square, check_symmetric, gram)
-from .kernels import RBF, Linear
+from .kernel_cache import GramRows as _GramRows, MatrixRows as _Matrix
+from .kernels import RBF
+from .svm_bounds import (BOX_RTOL, _up_low, enclosing_ball_radius, geometric_margin, loo_bound,
+                         offset_interval, radius_margin_bound)
 
 __all__ = [
     "dual_objective",
@@ -56,11 +58,13 @@ __all__ = [
     "kkt_groups",
     "violating_pair_gap",
     "offset",
+    "offset_interval",
     "pair_step",
     "primal_w",
     "geometric_margin",
     "loo_bound",
     "radius_margin_bound",
+    "enclosing_ball_radius",
     "SMORun",
     "smo",
     "smo_kernel",
@@ -152,12 +156,6 @@ def kkt_violations(alpha, b, K, y, C) -> np.ndarray:
                              np.maximum(0.0, margin - 1.0)])
 
 
-def _up_low(alpha, y, C):
-    up = ((y > 0) & (alpha < C)) | ((y < 0) & (alpha > 0))
-    low = ((y > 0) & (alpha > 0)) | ((y < 0) & (alpha < C))
-    return up, low
-
-
 def violating_pair_gap(alpha, K, y, C) -> float:
     """``m(a) - M(a) = max_{I_up} v - min_{I_low} v`` with ``v = y - f`` (libsvm's KKT gap).
 
@@ -176,7 +174,8 @@ def _gap_from(v, up, low):
 
 
 def _offset_from(v, alpha, y, C):
-    free = (alpha > 0) & (alpha < C)
+    eps = BOX_RTOL * C                      # within rounding of a bound is at the bound
+    free = (alpha > eps) & (alpha < C - eps)
     if free.any():
         return float(v[free].mean())
     up, low = _up_low(alpha, y, C)
@@ -226,31 +225,6 @@ def primal_w(alpha, X, y) -> np.ndarray:
     return (alpha * y) @ X
 
 
-def geometric_margin(alpha, K, y) -> float:
-    """``1 / ||w||`` with ``||w||^2 = a^T Q a`` (7.1): the distance from the hyperplane to the margin."""
-    alpha, K, y, _ = _dual_inputs(alpha, K, y)
-    ay = alpha * y
-    norm_sq = float(ay @ K @ ay)
-    if not norm_sq > 0:
-        raise ValueError(f"the margin needs w != 0; got ||w||^2 = {norm_sq:.3g} (all alpha zero?)")
-    return 1.0 / np.sqrt(norm_sq)
-
-
-def loo_bound(alpha, atol: float = 0.0) -> float:
-    """The leave-one-out error bound ``#SV / n`` (7.9): only support vectors can be misclassified
-    when left out."""
-    alpha = as_vector(alpha, "alpha")
-    atol = check_nonnegative(atol, "atol")
-    return float(np.count_nonzero(alpha > atol) / alpha.shape[0])
-
-
-def radius_margin_bound(alpha, K, y) -> float:
-    """``R^2 / margin^2 = R^2 ||w||^2`` with ``R^2 = max_i k(x_i, x_i)`` (7.9), the quantity of
-    Novikoff's bound (3.11) evaluated at the SVM's separator."""
-    alpha, K, y, _ = _dual_inputs(alpha, K, y)
-    return float(np.max(np.diag(K))) / geometric_margin(alpha, K, y) ** 2
-
-
 # ---------------------------------------------------------------------------
 # SMO
 # ---------------------------------------------------------------------------
@@ -288,81 +262,6 @@ class SMORun:
     def support(self) -> np.ndarray:
         """Indices of the support vectors (``alpha_i > 0``)."""
         return np.flatnonzero(self.alpha > 0)
-
-
-def _row_maker(kernel, X):
-    """``(row, diag)``: a function giving row ``i`` of the Gram matrix, and its diagonal.
-
-    The RBF and linear kernels get a row from the points' squared norms and one
-    matrix-vector product; any other kernel is called on ``(X[i:i+1], X)``.
-    """
-    sq = np.einsum("ij,ij->i", X, X)
-    if type(kernel) is RBF:
-        gamma = float(kernel.gamma)
-
-        def rbf_row(i):
-            d = X @ X[i]
-            d *= -2.0
-            d += sq
-            d += sq[i]
-            np.maximum(d, 0.0, out=d)
-            d *= -gamma
-            return np.exp(d, out=d)
-        return rbf_row, np.ones(X.shape[0])
-    if type(kernel) is Linear:
-        return (lambda i: X @ X[i]), sq
-
-    def any_row(i):
-        return gram(kernel, X[i:i + 1], X)[0]
-    diag = np.asarray(kernel.diag(X), dtype=float) if hasattr(kernel, "diag") else \
-        np.array([float(gram(kernel, X[i:i + 1])[0, 0]) for i in range(X.shape[0])])
-    return any_row, diag
-
-
-class _GramRows:
-    """Rows of a Gram matrix computed when SMO first asks for them, as libsvm does: kept
-    for good in an ``n x n`` array when its ``8 n^2`` bytes fit ``cache_bytes``, else in
-    an LRU cache of ``row_cache`` rows. ``computed`` counts the rows computed."""
-
-    def __init__(self, kernel, X, cache_bytes, row_cache):
-        n = X.shape[0]
-        self.make, self.diag = _row_maker(kernel, X)
-        self.computed = 0
-        if n * n * 8 <= cache_bytes:
-            self.K = np.empty((n, n))          # pages are only touched row by row
-            self.have = np.zeros(n, dtype=bool)
-        else:
-            self.K = None
-            self.cache = OrderedDict()
-            self.size = row_cache
-
-    def row(self, i):
-        K = self.K
-        if K is not None:
-            if not self.have[i]:
-                K[i] = self.make(i)
-                self.have[i] = True
-                self.computed += 1
-            return K[i]
-        cache = self.cache
-        r = cache.get(i)
-        if r is not None:
-            cache.move_to_end(i)
-            return r
-        r = self.make(i)
-        self.computed += 1
-        cache[i] = r
-        if len(cache) > self.size:
-            cache.popitem(last=False)
-        return r
-
-
-class _Matrix:
-    def __init__(self, K):
-        self.K, self.diag, self.computed = K, np.diag(K).copy(), 0
-
-    def row(self, i):
-        return self.K[i]
 
 
 def _check_solver_args(C, tol, max_iter, selection):
@@ -472,6 +371,10 @@ def _smo(rows, y, C, tol, max_iter, selection, record):
             ai = C if y[i] > 0 else 0.0
         if t == bound_j:
             aj = 0.0 if y[j] > 0 else C
+        # a multiplier a rounding error from a bound is put on it (libsvm's is_upper_bound)
+        snap = BOX_RTOL * C
+        ai = 0.0 if ai <= snap else C if ai >= C - snap else ai
+        aj = 0.0 if aj <= snap else C if aj >= C - snap else aj
         alpha[i], alpha[j] = ai, aj
         np.subtract(K_i, K_j, out=work)
         work *= t

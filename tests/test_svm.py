@@ -179,21 +179,25 @@ def _primal_qp(X, y, C):
     """min 1/2 |w|^2 + C sum xi  s.t.  y_i (w.x_i + b) >= 1 - xi_i, xi >= 0, by SLSQP."""
     n, d = X.shape
 
+    scale = 1.0 / max(1.0, C)          # the same minimiser; SLSQP's line search fails at C = 1e4 unscaled
+
     def objective(z):
-        return 0.5 * z[:d] @ z[:d] + C * z[d + 1:].sum()
+        return scale * (0.5 * z[:d] @ z[:d] + C * z[d + 1:].sum())
 
     def gradient(z):
-        return np.concatenate([z[:d], [0.0], np.full(n, C)])
+        return scale * np.concatenate([z[:d], [0.0], np.full(n, C)])
 
     cons = [{"type": "ineq", "fun": lambda z: y * (X @ z[:d] + z[d]) - 1 + z[d + 1:],
              "jac": lambda z: np.hstack([y[:, None] * X, y[:, None], np.eye(n)])},
             {"type": "ineq", "fun": lambda z: z[d + 1:],
              "jac": lambda z: np.hstack([np.zeros((n, d + 1)), np.eye(n)])}]
-    z0 = np.concatenate([np.zeros(d + 1), np.full(n, 2.0)])
+    # (scipy 1.17's SLSQP stops short or at a wrong point on the C = 1e4 problem from slack 2;
+    # started from zero slack it finds libsvm's w)
+    z0 = np.concatenate([np.zeros(d + 1), np.full(n, 2.0 if C <= 1 else 0.0)])
     res = minimize(objective, z0, jac=gradient, constraints=cons, method="SLSQP",
                    options={"ftol": 1e-12, "maxiter": 2000})
     assert res.success, res.message
-    return res.x[:d], res.x[d], res.fun
+    return res.x[:d], res.x[d], res.fun / scale
 
 
 @pytest.mark.parametrize("kind,C", [("overlapping", 1.0), ("overlapping", 0.1), ("separable", 1e4)])
@@ -210,10 +214,11 @@ def test_w_from_the_dual_is_the_primal_solution(kind, C):
     assert_allclose(svm.primal_w(run.alpha, X, y), w_primal, atol=1e-5)
     assert run.b == pytest.approx(b_primal, abs=1e-4)
     # strong duality: the dual's value is the primal's at the primal solver's (w, b); weak
-    # duality bounds it by the primal solver's reported value, slack included
+    # duality bounds it by the primal at any (w, b), the solver's included (its reported value
+    # may sit a constraint tolerance below: SLSQP allows slack a little short of the hinge)
     primal_at_qp = 0.5 * w_primal @ w_primal + C * np.maximum(0, 1 - y * (X @ w_primal + b_primal)).sum()
     dual = svm.dual_objective(run.alpha, Linear()(X), y)
-    assert dual <= value * (1 + 1e-9)
+    assert dual <= primal_at_qp * (1 + 1e-9) and value == pytest.approx(primal_at_qp, rel=1e-6)
     if C <= 1:   # with C = 1e4 the solver's slack of 1e-6 weighs 1e-2 in its value
         assert dual == pytest.approx(primal_at_qp, rel=1e-5)
 
@@ -360,12 +365,105 @@ def test_loo_bound_holds_for_the_leave_one_out_error():
     assert errors / 40 <= svm.loo_bound(alpha) == len(model.support_) / 40
 
 
-def test_radius_margin_bound_is_novikoff_at_the_svm_separator():
+def test_enclosing_ball_radius_against_a_direct_solve_of_the_smallest_ball():
+    rng = np.random.default_rng(17)
+    X = rng.normal(size=(25, 2)) * [1.0, 0.4] + [3.0, -2.0]   # off the origin: max ||x||^2 is far larger
+    # the smallest circle directly: it passes through two points (as a diameter) or three
+    # (their circumcircle); the smallest such circle holding every point
+    best = np.inf
+    for idx in itertools.chain(itertools.combinations(range(25), 2), itertools.combinations(range(25), 3)):
+        P = X[list(idx)]
+        if len(idx) == 2:
+            c = P.mean(axis=0)
+        else:
+            A = 2 * (P[1:] - P[0])
+            if abs(np.linalg.det(A)) < 1e-12:
+                continue
+            c = np.linalg.solve(A, np.sum(P[1:] ** 2, axis=1) - np.sum(P[0] ** 2))
+        r2 = np.sum((P[0] - c) ** 2)
+        if r2 < best and np.all(np.sum((X - c) ** 2, axis=1) <= r2 * (1 + 1e-12)):
+            best = r2
+    R2 = svm.enclosing_ball_radius(Linear()(X))
+    assert R2 == pytest.approx(best, rel=1e-8)
+    assert R2 < 0.2 * np.max(np.sum(X ** 2, axis=1))                  # not the ball about the origin
+    assert svm.enclosing_ball_radius(Linear()(X + 100.0)) == pytest.approx(R2, rel=1e-6)   # translation
+    # one point: radius 0; two points: half their distance
+    assert svm.enclosing_ball_radius(Linear()(X[:2])) == pytest.approx(np.sum((X[0] - X[1]) ** 2) / 4)
+
+
+def test_radius_margin_bound_is_four_R2_w2_over_n_and_bounds_the_hard_margin_loo_error():
     X, y = _data("separable", n=30, seed=17)
     K = Linear()(X)
     run = svm.smo(K, y, C=1e6, tol=1e-10)
-    R2 = np.max(np.sum(X**2, axis=1))
-    assert svm.radius_margin_bound(run.alpha, K, y) == pytest.approx(R2 / svm.geometric_margin(run.alpha, K, y) ** 2)
+    w = svm.primal_w(run.alpha, X, y)
+    bound = svm.radius_margin_bound(run.alpha, K, y)
+    assert bound == pytest.approx(4 * svm.enclosing_ball_radius(K) * (w @ w) / 30, rel=1e-9)
+    errors = 0
+    for i in range(30):
+        keep = np.arange(30) != i
+        out = svm.smo(K[np.ix_(keep, keep)], y[keep], C=1e6, tol=1e-10)
+        f = (out.alpha * y[keep]) @ K[keep, i] + out.b
+        errors += np.sign(f) != y[i]
+    assert errors / 30 <= bound
+
+
+def test_offset_interval_is_the_set_of_offsets_the_kkt_conditions_allow():
+    X, y = _data("overlapping", n=60, seed=3)
+    K = Linear()(X)
+    run = svm.smo(K, y, C=1e-3, tol=1e-10)                     # every multiplier at a bound
+    lo, hi = svm.offset_interval(run.alpha, K, y, 1e-3)
+    assert lo < hi
+    f = svm.decision_values(run.alpha, K, y)
+    for b, ok in [(lo, True), (hi, True), (0.5 * (lo + hi), True), (lo - 1e-6, False), (hi + 1e-6, False)]:
+        holds = svm.kkt_violations(run.alpha, b, K, y, 1e-3).max() <= 1e-9
+        assert holds == ok, (b, lo, hi)
+    assert run.b == pytest.approx(0.5 * (lo + hi))
+    # with a free multiplier the interval is the one offset of the free points
+    run = svm.smo(K, y, C=1.0, tol=1e-10)
+    lo, hi = svm.offset_interval(run.alpha, K, y, 1.0)
+    assert hi - lo < 1e-9 and run.b == pytest.approx(lo, abs=1e-9)
+    # definition by a loop over the four kinds of bounded point
+    alpha = np.where(np.arange(60) % 3 == 0, 0.0, 1e-3)
+    v = y - svm.decision_values(alpha, K, y)
+    need_above = [v[i] for i in range(60) if (alpha[i] == 0 and y[i] > 0) or (alpha[i] == 1e-3 and y[i] < 0)]
+    need_below = [v[i] for i in range(60) if (alpha[i] == 0 and y[i] < 0) or (alpha[i] == 1e-3 and y[i] > 0)]
+    assert svm.offset_interval(alpha, K, y, 1e-3) == (max(need_above), min(need_below))
+
+
+def test_a_multiplier_a_rounding_error_inside_the_box_is_not_free():
+    # 1-D points, every multiplier at the box C: the reduced problem of a leave-one-out refit
+    X = np.array([[2.535], [1.975], [4.764], [-0.358]])
+    y = np.array([1.0, 1.0, -1.0, -1.0])
+    K, C = Linear()(X), 1.25333
+    run = svm.smo(K, y, C=C, tol=1e-12)
+    _, b_ref, model = _oracle(K, y, C)
+    assert np.all(run.alpha == C)                                 # snapped onto the box
+    assert run.b == pytest.approx(b_ref, abs=1e-6)                # libsvm's midpoint, -0.1419
+    lo, hi = svm.offset_interval(run.alpha, K, y, C)
+    assert run.b == pytest.approx(0.5 * (lo + hi)) and hi - lo > 1.5
+    # one multiplier an ulp below C must not be taken as free (its v is an end of the interval)
+    alpha = run.alpha.copy()
+    alpha[0] = np.nextafter(C, 0)
+    assert svm.offset(alpha, K, y, C) == pytest.approx(0.5 * (lo + hi), abs=1e-9)
+
+
+def test_f_is_unique_while_the_multipliers_need_not_be():
+    # every point twice: any split of a multiplier between the copies is optimal
+    X, y = _data("overlapping", n=40, seed=21)
+    X2, y2 = np.vstack([X, X]), np.r_[y, y]
+    K2 = RBF(1.0)(X2)
+    run = svm.smo(K2, y2, C=1.0, tol=1e-10)
+    alpha_ref, b_ref, _ = _oracle(K2, y2, 1.0)
+    f = svm.decision_values(run.alpha, K2, y2, run.b)
+    assert_allclose(f, svm.decision_values(alpha_ref, K2, y2, b_ref), atol=1e-5)
+    assert svm.dual_objective(run.alpha, K2, y2) == pytest.approx(svm.dual_objective(alpha_ref, K2, y2), rel=1e-9)
+    # a second optimum: move each copy's multiplier onto the first copy where the box allows
+    moved = run.alpha.copy()
+    total = moved[:40] + moved[40:]
+    moved[:40], moved[40:] = np.minimum(total, 1.0), total - np.minimum(total, 1.0)
+    assert svm.dual_objective(moved, K2, y2) == pytest.approx(svm.dual_objective(run.alpha, K2, y2), rel=1e-12)
+    assert_allclose(svm.decision_values(moved, K2, y2), svm.decision_values(run.alpha, K2, y2), atol=1e-12)
+    assert np.count_nonzero(moved) != np.count_nonzero(run.alpha)   # another SV count, the same f
 
 
 def test_cross_validation_against_a_loop():
