@@ -104,7 +104,7 @@ def test_exits_crashes_and_loops_are_reported_per_question(run):
 
 def test_mistakes_are_diagnosed_in_the_gradebook(run):
     details = run["rows"]["mistakes.ipynb"]["details"]
-    assert "3/4 cases passed, 0.75/1 points" in details["ex1.q2"]
+    assert "failed, 0.75/1 points; 3/4 fixed cases passed" in details["ex1.q2"]
     assert "Likely mistake: you used gamma as the lecture's sigma" in details["ex1.q5"]
     assert "Likely mistake: the factor 2 of the squared loss" in details["ex1.q4"]
 
