@@ -263,7 +263,7 @@ def test_the_diagnosis_is_never_cut(qid):
         result = Result(q, "failed", 1, 3, q.points / 3, "first failure on " + "x" * 2000, d)
         line = result.line("so far 1/15 in " + q.set_name)
         assert f"Likely mistake: {d.message}" in line
-        assert len(line) <= max(LINE_LIMIT, len(d.message) + 200)
+        assert len(line) <= max(2 * LINE_LIMIT, len(d.message) + 200)
         assert clean_text(line, 2 * LINE_LIMIT) == line
 
 

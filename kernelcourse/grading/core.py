@@ -121,8 +121,8 @@ printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
 Fair to honest answers: an honest form of the type asked counts as that type
 (:func:`~kernelcourse.grading.compare.values_match`): where a bool is asked, a ``numpy.bool_``
 or a 0-d boolean array; where an int is asked, a NumPy integer or a 0-d integer array; where an
-option letter is asked, the letter in either case with blanks around it. The comparison's tolerance follows the answer's dtype (a float32 answer
-is compared to within 32 float32 units in the last place of the largest expected entry,
+option letter is asked, the letter in either case with blanks around it. The comparison's
+tolerance follows the answer's dtype (a float32 answer is compared to within 32 float32 units in the last place of the largest expected entry,
 :func:`~kernelcourse.grading.compare.dtype_tolerance`), and one shape policy holds everywhere
 (:func:`~kernelcourse.grading.compare.conform_shape`): an answer whose shape differs from the
 expected one only by axes of length 1, such as ``(n, 1)`` where ``(n,)`` is asked, is accepted

@@ -88,7 +88,8 @@ class Result:
         head = f"{q.id} {q.title}"
         note = f" Note: {_sentence(self.note)}" if self.note else ""
         if self.status == "passed":
-            return f"{head}: passed all {self.n_cases} cases, {pts}" + (
+            cases = f"all {self.n_cases} cases" if self.n_cases != 1 else "its one case"
+            return f"{head}: passed {cases}, {pts}" + (
                 f".{note}" if note else "")
         if self.status == "not attempted":
             return f"{head}: not attempted, {pts}"
@@ -105,7 +106,9 @@ class Result:
             inputs = _call_hint(inputs)
         detail = _sentence(self.detail) if self.detail else ""
         if limit is not None:
-            room = max(limit - len(text) - len(tail) - len(inputs) - 2, 80)
+            # the failing case whole unless the line would pass twice the limit (the gradebook's
+            # bound); then it is shortened after a word, never the diagnosis
+            room = max(2 * limit - len(text) - len(tail) - len(inputs) - 2, 80)
             detail = _cut_at_word(detail, room)
         return (text + (f" {detail}" if detail else "") + tail +
                 (f" {inputs}" if inputs else "")).rstrip()
@@ -159,12 +162,13 @@ def _inputs_text(question: Question, case: Case, number: int, seed: int | None) 
         return ""
     written = [(name, full_text(value)) for name, value in named]
     label = case.label.replace(" ", "")
-    if all(text.replace(" ", "") in label for _, text in written):
+    if all((value if isinstance(value, str) else text).replace(" ", "") in label
+           for (_, value), (_, text) in zip(named, written)):
         return ""
     where = f"{question.id!r}, {number}"
     if not case.fixed:
         where += f", seed={seed}" if seed is not None else ", seed=<this run's seed>"
-    call = f"To see them: case_inputs({where})."
+    call = f"To see them: case_inputs({where}), from kernelcourse.grading."
     inputs = ", ".join(f"{name}={text}" for name, text in written)
     if len(inputs) > INPUTS_LIMIT:
         return call

@@ -244,7 +244,9 @@ Q1 = Question(
     id="ex1.q1", title="the all-subsets feature map", function="all_subsets_features", points=3,
     forbidden=("kernelcourse.features.all_subsets_map", "kernelcourse.kernels.AllSubsets",
                "kernelcourse.features.all_subsets_inner_products",),
-    reference=all_subsets_map, cases=_cases_features, fixed_cases=fixed_draw(_cases_features, 103), compare_reference=False,
+    reference=all_subsets_map, cases=_cases_features,
+    fixed_cases=fixed_draw(_cases_features, 103),
+    compare_reference=False,
     properties=[
         Property("shape", _phi_shape, "Phi must have shape (n, 2^d): one column per subset of "
                  "the d coordinates, the empty subset included"),
@@ -377,6 +379,18 @@ def _gauss_seidel(K, y, alpha, step):
     return alpha
 
 
+def _off_by_one(K, y, step, n_steps):
+    return _kernel_gd(K, y, step, n_steps + 1)
+
+
+def _detect_off_by_one(alpha, case):
+    K, y, step, n_steps = case.args
+    if np.shape(alpha) != np.shape(y):
+        return False
+    return any(np.allclose(np.asarray(alpha, float), _kernel_gd(K, y, step, t), rtol=1e-7,
+                           atol=1e-9) for t in (n_steps - 1, n_steps + 1) if t >= 0)
+
+
 Q4 = Question(
     id="ex1.q4", title="kernelised gradient descent", function="kernel_gd", points=3,
     forbidden=(
@@ -394,6 +408,12 @@ Q4 = Question(
         Diagnosis("in place", "you updated alpha one coordinate at a time and used the new values "
                   "within the same step; compute every gamma_i from the old alpha first",
                   _gd_mistake(_gauss_seidel)),
+        Diagnosis("solved the system", "you returned where the descent is heading (the alpha "
+                  "that solves K alpha = y); the question asks for alpha after n_steps steps from "
+                  "zero", lambda K, y, step, n_steps: np.linalg.lstsq(K, y, rcond=None)[0]),
+        Diagnosis("steps off by one", "you took one step too many or too few: alpha starts at "
+                  "zero and n_steps steps follow, so n_steps = 1 is exactly one step",
+                  _off_by_one, detect=_detect_off_by_one),
     ],
     kind="derive", section="1.4",
     hints=("w_0 = 0 means alpha starts at zero; each step is the step of the lecture's "
@@ -579,7 +599,9 @@ def _negative(q, case):
 Q7 = Question(
     id="ex1.q7", title="a witness that a matrix is not PSD", function="negative_direction",
     forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness",),
-    points=2, reference=_min_eigenvector, cases=_cases_witness, fixed_cases=fixed_draw(_cases_witness, 109), compare_reference=False,
+    points=2, reference=_min_eigenvector, cases=_cases_witness,
+    fixed_cases=fixed_draw(_cases_witness, 109),
+    compare_reference=False,
     properties=[Property("negative", _negative, "the answer must be a vector q of length n with "
                          "q^T K q < 0")],
     diagnoses=[
@@ -761,7 +783,9 @@ def _cases_memory(rng):
 
 Q10 = Question(
     id="ex1.q10", title="how much memory one phi(x) takes", function="phi_gigabytes", points=1,
-    reference=_gigabytes, cases=_cases_memory, fixed_cases=fixed_draw(_cases_memory, 111), rtol=1e-2, atol=0.0,
+    reference=_gigabytes, cases=_cases_memory,
+    fixed_cases=fixed_draw(_cases_memory, 111),
+    rtol=1e-2, atol=0.0,
     forbidden=("kernelcourse.features.feature_dim_all_subsets",),
     diagnoses=[
         Diagnosis("one byte per feature", "a float64 number takes 8 bytes, not 1",
@@ -770,6 +794,8 @@ Q10 = Question(
                   "for bytes", lambda d: 2.0 ** d * 64 / 1e9),
         Diagnosis("megabytes", "a gigabyte is 10^9 bytes; dividing by 10^6 gives megabytes",
                   lambda d: 2.0 ** d * 8 / 1e6),
+        Diagnosis("gibibytes", "a gigabyte here is 10^9 bytes; you divided by 2^30 (a "
+                  "gibibyte, 7% more)", lambda d: 2.0 ** d * 8 / 2 ** 30),
         Diagnosis("d features", "phi has one feature per subset of the coordinates, not one per "
                   "coordinate", lambda d: d * 8 / 1e9),
     ],
@@ -815,7 +841,9 @@ def _norms_not_squared(X, Z):
 
 Q11 = Question(
     id="ex1.q11", title="fix the fast squared distances", function="squared_distances",
-    points=2, reference=_squared_distances, cases=_cases_sqdist, fixed_cases=fixed_draw(_cases_sqdist, 112), atol=1e-9,
+    points=2, reference=_squared_distances, cases=_cases_sqdist,
+    fixed_cases=fixed_draw(_cases_sqdist, 112),
+    atol=1e-9,
     forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram"),
     diagnoses=[
         Diagnosis("bug kept", "the cross term: ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x.z; the given "

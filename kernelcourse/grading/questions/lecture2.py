@@ -72,6 +72,9 @@ CP1 = Question(
                   "estimate is half the kernel", lambda x, y, w, b: _rff_estimate(x, y, w, b) / 2),
         Diagnosis("no offset", "the offset b belongs inside both cosines: cos(w.x + b), cos(w.y + b)",
                   lambda x, y, w, b: float(np.mean(2 * np.cos(w @ x) * np.cos(w @ y)))),
+        Diagnosis("offset in one cosine", "the offset b_k enters both cosines: "
+                  "cos(w_k.x + b_k) cos(w_k.y + b_k); you added it to one of them only",
+                  lambda x, y, w, b: float(np.mean(2 * np.cos(w @ x + b) * np.cos(w @ y)))),
         Diagnosis("sum", "average over the draws (divide the sum by their number); the sum grows "
                   "with the number of draws",
                   lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
@@ -99,7 +102,9 @@ CP2 = Question(
         "kernelcourse.random_features.hoeffding_bound",
         "kernelcourse.random_features.features_needed",
     ),
-    points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound, fixed_cases=fixed_draw(_cases_bound, 202), rtol=1e-9,
+    points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound,
+    fixed_cases=fixed_draw(_cases_bound, 202),
+    rtol=1e-9,
     diagnoses=[
         Diagnosis("range 2", "each term 2 cos() cos() lies in [-2, 2], a range of 4: the exponent is "
                   "-2 D a^2 / 4^2 = -D a^2 / 8", lambda D, a: 2 * math.exp(-D * a**2 / 2)),
@@ -152,7 +157,9 @@ Q1 = Question(
         "kernelcourse.sgd.sgd_gram",
         "kernelcourse.sgd.KernelSGD",
     ),
-    reference=_step, cases=_cases_step, fixed_cases=fixed_draw(_cases_step, 203), constraints=[inputs_unchanged("u")],
+    reference=_step, cases=_cases_step,
+    fixed_cases=fixed_draw(_cases_step, 203),
+    constraints=[inputs_unchanged("u")],
     diagnoses=[
         Diagnosis("in place", "you changed the caller's u in place: a step returns a new "
                   "array (copy u first), so the caller's u is still there to compare with",
@@ -509,7 +516,9 @@ def _mistake_mean_error(X, gamma, G, U, target):
 Q7 = Question(
     id="ex2.q7", title="choose D for a target error", function="choose_D", points=3,
     forbidden=("kernelcourse.random_features.features_needed",),
-    reference=_smallest_D, cases=_cases_choose_D, fixed_cases=fixed_draw(_cases_choose_D, 209), compare_reference=False,
+    reference=_smallest_D, cases=_cases_choose_D,
+    fixed_cases=fixed_draw(_cases_choose_D, 209),
+    compare_reference=False,
     properties=[Property("meets the target", _meets_target,
                          "D must be an integer from 1 to len(U) for which the largest error "
                          "|K - psi psi^T| over the pairs is at most the target, using at most "
@@ -551,7 +560,9 @@ Q8 = Question(
     id="ex2.q8", title="the error D features guarantee", function="guaranteed_error", points=2,
     forbidden=("kernelcourse.random_features.features_needed",
                "kernelcourse.random_features.hoeffding_bound"),
-    reference=_largest_error, cases=_cases_error, fixed_cases=fixed_draw(_cases_error, 210), rtol=1e-3, atol=0.0,
+    reference=_largest_error, cases=_cases_error,
+    fixed_cases=fixed_draw(_cases_error, 210),
+    rtol=1e-3, atol=0.0,
     diagnoses=[
         Diagnosis("one-sided", "the bound on |error| >= a has the factor 2 (both sides): "
                   "2 exp(-D a^2 / 8) = delta", lambda D, delta: math.sqrt(8 * math.log(1 / delta) / D)),

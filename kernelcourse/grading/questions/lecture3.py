@@ -191,7 +191,8 @@ Q1 = Question(
         "kernelcourse.dual.map_linear_dual",
         "kernelcourse.dual.dual_predict",
     ),
-    points=2, reference=_kernel_ridge_predict, cases=_cases_predict, fixed_cases=fixed_draw(_cases_predict, 303),
+    points=2, reference=_kernel_ridge_predict, cases=_cases_predict,
+    fixed_cases=fixed_draw(_cases_predict, 303),
     diagnoses=[
         Diagnosis("no lam", "lambda is missing from the dual solve: alpha = (K + lam I)^-1 y",
                   lambda K_train, y, lam, K_test: K_test @ _solve(K_train, y)),
@@ -244,7 +245,8 @@ Q2 = Question(
         "kernelcourse.feature_space.center_gram",
         "kernelcourse.feature_space.GramCenterer",
     ),
-    points=3, reference=_center_test_rows, cases=_cases_center_rows, fixed_cases=fixed_draw(_cases_center_rows, 304),
+    points=3, reference=_center_test_rows, cases=_cases_center_rows,
+    fixed_cases=fixed_draw(_cases_center_rows, 304),
     diagnoses=[
         Diagnosis("own mean", "you centred the test points on their own mean; new points are "
                   "centred with the TRAINING mean phi_S: subtract the training column means of "
@@ -283,7 +285,8 @@ Q3 = Question(
         "kernelcourse.feature_space.normalize_kernel_rows",
         "kernelcourse.kernels.Normalized",
     ),
-    reference=normalize_gram, cases=_cases_normalized, fixed_cases=fixed_draw(_cases_normalized, 305),
+    reference=normalize_gram, cases=_cases_normalized,
+    fixed_cases=fixed_draw(_cases_normalized, 305),
     properties=[Property("unit diagonal", _unit_diagonal,
                          "normalised features have unit norm: every k_hat(x, x) must be 1")],
     diagnoses=[
@@ -292,6 +295,9 @@ Q3 = Question(
                   lambda K: K / np.outer(np.diag(K), np.diag(K))),
         Diagnosis("one side", "divide by both norms ||phi(x)|| ||phi(z)||; you divided each row by "
                   "k(x, x) only", lambda K: K / np.diag(K)[:, None]),
+        Diagnosis("one norm only", "divide by both norms ||phi(x)|| ||phi(z)||; you divided "
+                  "each row by its own norm sqrt(k(x, x)) only",
+                  lambda K: K / np.sqrt(np.diag(K))[:, None]),
         Diagnosis("largest entry", "normalising the features is not dividing K by its largest "
                   "entry: divide K[i, j] by sqrt(K[i, i] K[j, j])", lambda K: K / K.max()),
     ],
@@ -342,7 +348,8 @@ Q4 = Question(
         "kernelcourse.feature_space.centre_of_mass_scores",
         "kernelcourse.feature_space.CentreOfMassClassifier",
     ),
-    points=2, reference=centre_of_mass_offset, cases=_cases_b, fixed_cases=fixed_draw(_cases_b, 306),
+    points=2, reference=centre_of_mass_offset, cases=_cases_b,
+    fixed_cases=fixed_draw(_cases_b, 306),
     diagnoses=[
         Diagnosis("no 1/2", "b has a factor 1/2: b = (||phi_S+||^2 - ||phi_S-||^2) / 2",
                   _b_no_half),
@@ -402,6 +409,11 @@ def _nov_over_m(K_train, K_test, diag_test):
     return np.sqrt(d_test) - np.sqrt(d_train).max()
 
 
+def _nov_test_radius(K_train, K_test, diag_test):
+    _, d_test = _sq_dists(K_train, K_test, diag_test, lambda m: m**2)
+    return np.sqrt(d_test) - np.sqrt(d_test).max()
+
+
 Q5 = Question(
     id="ex3.q5", title="the novelty score", function="novelty_scores", points=3,
     forbidden=(
@@ -416,6 +428,9 @@ Q5 = Question(
                   "so that the ball holds all the training data", _nov_mean_radius),
         Diagnosis("1/m instead of 1/m^2", "||phi_S||^2 = (1/m^2) j^T K j: divide the sum of all "
                   "entries of K_train by m^2", _nov_over_m),
+        Diagnosis("radius from the new points", "the radius is the largest distance of a "
+                  "TRAINING point to phi_S (the ball that holds the training data); you took it "
+                  "over the new points", _nov_test_radius),
     ],
     kind="derive", section="3.9",
     hints=("expand ||phi(x) - phi_S||^2 into three kernel terms; the same expansion serves the "
@@ -483,7 +498,8 @@ Q6 = Question(
         "kernelcourse.perceptron.dual_perceptron",
         "kernelcourse.perceptron.KernelPerceptron",
     ),
-    reference=_kernel_perceptron, cases=_cases_perceptron, fixed_cases=fixed_draw(_cases_perceptron, 308),
+    reference=_kernel_perceptron, cases=_cases_perceptron,
+    fixed_cases=fixed_draw(_cases_perceptron, 308),
     diagnoses=[
         Diagnosis("strict test", "a point on the boundary (y_j f(x_j) = 0) counts as a mistake: "
                   "update when y_j sum_i alpha_i k(x_i, x_j) <= 0, or nothing moves from alpha = 0",
@@ -529,7 +545,8 @@ Q7 = Question(
         "kernelcourse.perceptron.feature_radius",
         "kernelcourse.perceptron.margin_of",
     ),
-    points=2, reference=_perceptron_bound, cases=_cases_bound, fixed_cases=fixed_draw(_cases_bound, 309),
+    points=2, reference=_perceptron_bound, cases=_cases_bound,
+    fixed_cases=fixed_draw(_cases_bound, 309),
     diagnoses=[
         Diagnosis("R without the square root", "R = max_i ||phi(x_i)|| = max_i sqrt(k(x_i, x_i)); "
                   "you took max_i k(x_i, x_i), which is already R^2", _bound_no_sqrt),
@@ -675,7 +692,9 @@ Q9 = Question(
         "kernelcourse.ridge.KernelRidge",
         "kernelcourse.dual.map_linear_dual",
     ),
-    reference=_best_lambda, cases=_cases_lambda, fixed_cases=fixed_draw(_cases_lambda, 311), compare_reference=False,
+    reference=_best_lambda, cases=_cases_lambda,
+    fixed_cases=fixed_draw(_cases_lambda, 311),
+    compare_reference=False,
     properties=[Property("target", _meets_target,
                          "kernel ridge regression with this lambda must reach a validation "
                          "mean squared error at most the target (lambda > 0)")],
@@ -757,7 +776,8 @@ Q10 = Question(
         "kernelcourse.feature_space.center_kernel_rows",
         "kernelcourse.feature_space.GramCenterer",
     ),
-    reference=_center_new_gram, cases=_cases_center_new, fixed_cases=fixed_draw(_cases_center_new, 312),
+    reference=_center_new_gram, cases=_cases_center_new,
+    fixed_cases=fixed_draw(_cases_center_new, 312),
     diagnoses=[
         Diagnosis("own mean", "the bug is still there: the new points are centred on their own "
                   "mean; the origin must move to the TRAINING mean phi_S, whatever points are "
@@ -845,7 +865,8 @@ def _dual_is_cheaper(answer, case):
 def _sizes_detect(test):
     def detect(answer, case):
         sizes = _sizes(answer)
-        return sizes is not None and not _dual_is_cheaper(answer, case) and test(*sizes, *case.args)
+        return (sizes is not None and sizes[1] >= 1 and not _dual_is_cheaper(answer, case)
+                and test(*sizes, *case.args))
     return detect
 
 
