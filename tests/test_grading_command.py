@@ -115,7 +115,7 @@ def test_tampering_changes_nothing_but_its_own_answers(run):
         "got 0" in row["details"]["ex1.q2"]
     assert "got 'passed'" in row["details"]["ex1.q3"]
     # the honest answer after the tampering ones still earns its points
-    assert row["details"]["ex1.q5"].endswith("passed all 3 cases, 2/2 points")
+    assert row["details"]["ex1.q5"].endswith("passed all 6 cases, 2/2 points")  # 3 fixed, 3 drawn
 
 
 def test_bad_paths_are_reported_and_the_run_goes_on(run):

@@ -165,14 +165,13 @@ def _inputs_text(question: Question, case: Case, number: int, seed: int | None) 
     if all((value if isinstance(value, str) else text).replace(" ", "") in label
            for (_, value), (_, text) in zip(named, written)):
         return ""
-    where = f"{question.id!r}, {number}"
-    if not case.fixed:
-        where += f", seed={seed}" if seed is not None else ", seed=<this run's seed>"
-    call = f"To see them: case_inputs({where}), from kernelcourse.grading."
+    where = f"{question.id!r}, {number}" + ("" if case.fixed else f", seed={seed}")
+    call = (f"To see them: case_inputs({where}), from kernelcourse.grading."
+            if case.fixed or seed is not None else "")
     inputs = ", ".join(f"{name}={text}" for name, text in written)
     if len(inputs) > INPUTS_LIMIT:
         return call
-    return f"Inputs: {inputs}. {call}"
+    return f"Inputs: {inputs}." + (f" {call}" if call else "")
 
 
 def case_inputs(question_id: str, number: int, seed: int | None = None, show: bool = True):
