@@ -104,7 +104,7 @@ def test_exits_crashes_and_loops_are_reported_per_question(run):
 
 def test_mistakes_are_diagnosed_in_the_gradebook(run):
     details = run["rows"]["mistakes.ipynb"]["details"]
-    assert "3/4 cases passed, 0.75/1 points" in details["ex1.q2"]
+    assert "failed, 0.75/1 points; 3/4 fixed cases passed" in details["ex1.q2"]
     assert "Likely mistake: you used gamma as the lecture's sigma" in details["ex1.q5"]
     assert "Likely mistake: the factor 2 of the squared loss" in details["ex1.q4"]
 
@@ -115,7 +115,7 @@ def test_tampering_changes_nothing_but_its_own_answers(run):
         "got 0" in row["details"]["ex1.q2"]
     assert "got 'passed'" in row["details"]["ex1.q3"]
     # the honest answer after the tampering ones still earns its points
-    assert row["details"]["ex1.q5"].endswith("passed all 3 cases, 2/2 points")
+    assert row["details"]["ex1.q5"].endswith("passed all 6 cases, 2/2 points")  # 3 fixed, 3 drawn
 
 
 def test_bad_paths_are_reported_and_the_run_goes_on(run):

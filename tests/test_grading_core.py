@@ -131,8 +131,9 @@ def test_reference_passes_and_partial_credit_is_per_case():
         return _gram(X, Z) if len(X) < 3 else np.zeros((len(X), len(Z)))
     result = evaluate(q, half, seed=0)
     assert (result.n_passed, result.points) == (2, 1.0)
-    assert result.line().startswith("toy.q1 toy kernel: 2/4 cases passed, 1/2 points; "
-                                    "first failure on n=3 (X=")
+    # the verdict first, then the failing case by its number and label
+    assert result.line().startswith("toy.q1 toy kernel: failed, 1/2 points; 2/4 cases passed. "
+                                    "On case 3 (drawn, n=3): expected [[")
 
 
 def test_failure_line_shows_inputs_expected_actual_and_diagnosis():
@@ -143,7 +144,7 @@ def test_failure_line_shows_inputs_expected_actual_and_diagnosis():
     expected = format_value(_gram(*case.args))
     line = result.line()
     assert f"expected {expected}, got {format_value(wrong(*case.args))}" in line
-    assert line.endswith("Likely mistake: you summed")
+    assert "Likely mistake: you summed." in line
     assert "\n" not in line
 
 
@@ -236,7 +237,7 @@ def test_check_prints_one_line_returns_none_and_counts_the_set(capsys):
         return np.prod(1 + X[:, None, :] * Z[None, :, :], axis=-1)
     assert check("l1.cp1", all_subsets_kernel) is None
     out = capsys.readouterr().out
-    assert out == (f"l1.cp1 all-subsets kernel: passed all 4 cases, 2/2 points "
+    assert out == (f"l1.cp1 all-subsets kernel: passed all 8 cases, 2/2 points "
                    f"(so far 2/{total:g} in l1)\n")
 
     def kernel_gd_step(K, y, alpha, step):
@@ -263,7 +264,12 @@ def test_check_draws_new_cases_each_call_but_the_sequence_repeats():
     assert len(set(seeds)) == 3
     q = get_question("ex1.q5")
     first, second = q.make_cases(seeds[0]), q.make_cases(seeds[1])
-    assert not np.array_equal(first[0].args[0], second[0].args[0])
+    drawn = [c for c in first if not c.fixed][0], [c for c in second if not c.fixed][0]
+    assert not np.array_equal(drawn[0].args[0], drawn[1].args[0])
+    # ... and the fixed cases come first, the same in every call
+    fixed = [c for c in first if c.fixed]
+    assert fixed and all(c.fixed for c in first[:len(fixed)])
+    assert all(np.array_equal(a.args[0], b.args[0]) for a, b in zip(fixed, second))
     reset_session()
 
 

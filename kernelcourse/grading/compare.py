@@ -11,7 +11,8 @@ import re
 
 import numpy as np
 
-__all__ = ["values_match", "format_value", "dtype_tolerance", "conform_shape"]
+__all__ = ["values_match", "format_value", "dtype_tolerance", "conform_shape", "as_bool",
+           "full_text"]
 
 
 def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tuple[bool, str]:
@@ -19,7 +20,9 @@ def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tu
 
     Numbers and arrays are compared with ``numpy.allclose`` (integers and
     booleans exactly) after checking the shape; tuples and lists item by item;
-    sets, strings and None exactly.
+    sets, strings and None exactly. Honest forms of the asked type count as that type: where
+    a bool is asked, a ``numpy.bool_`` or a 0-d boolean array; where an option letter (a
+    one-letter string) is asked, the letter in either case with blanks around it.
 
     **Precision.** The tolerance follows the precision of the *answer's* dtype: an answer
     computed in float32 (or float16) is compared to within :func:`dtype_tolerance` of its
@@ -27,12 +30,18 @@ def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tu
     4e-6 for float32), since an honest float32 computation of a float64 quantity cannot do
     better; float64 answers keep the question's ``rtol``/``atol``.
     """
+    if isinstance(expected, str) and _is_letter(expected):
+        # an option letter: read without case or surrounding blanks ("C", " c " for "c")
+        if isinstance(actual, str):
+            return actual.strip().lower() == expected.lower(), ""
+        return False, f"expected an option letter (a string), got a {type(actual).__name__}"
     if expected is None or isinstance(expected, str):
         ok = actual == expected if isinstance(actual, type(expected)) else False
         if ok or isinstance(actual, type(expected)):
             return ok, ""
         return False, f"expected a {type(expected).__name__}, got a {type(actual).__name__}"
     if isinstance(expected, (bool, np.bool_)):
+        actual = as_bool(actual)
         if not isinstance(actual, (bool, np.bool_)):
             return False, f"expected True or False, got a {type(actual).__name__}"
         return bool(actual) == bool(expected), ""
@@ -57,6 +66,20 @@ def values_match(actual, expected, rtol: float = 1e-7, atol: float = 1e-9) -> tu
                 return False, f"item {i} differs" + (f" ({reason})" if reason else "")
         return True, ""
     return _arrays_match(actual, expected, rtol, atol)
+
+
+def _is_letter(text: str) -> bool:
+    return len(text.strip()) == 1 and text.strip().isalpha()
+
+
+def as_bool(value):
+    """``value`` as a Python bool when it is a verdict in NumPy's clothes (a ``numpy.bool_`` or a
+    0-d boolean array); any other value unchanged."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind == "b":
+        return bool(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
 
 
 def _numeric_sequence(seq) -> bool:
@@ -138,30 +161,71 @@ def conform_shape(actual, expected):
             f"but return shape {expected.shape} (e.g. with .reshape{expected.shape})")
 
 
-def format_value(value, limit: int = 160, threshold: int = 12) -> str:
-    """A short one-line text for a value (arrays abridged, floats rounded)."""
+def format_value(value, limit: int = 160, threshold: int = 12, atol: float = 0.0) -> str:
+    """A short one-line text for a value (arrays abridged, floats rounded).
+
+    ``atol``: numbers no larger than it in absolute value print as 0 (an expected 0 computed as
+    1e-17 is 0 to the question's tolerance). A text longer than ``limit`` is cut after a comma
+    or a blank, never inside a number or a word, and ends with "...".
+    """
     if isinstance(value, np.ndarray):
+        if atol > 0 and value.dtype.kind == "f":
+            value = np.where(np.abs(value) <= atol, 0.0, value)
         with np.printoptions(precision=4, threshold=threshold, edgeitems=2, suppress=True,
                              linewidth=10**6, floatmode="maxprec", legacy=False):
             text = np.array2string(value, separator=", ")
         text = re.sub(r"\s+", " ", text)
         text = re.sub(r"\s+([,\]])", r"\1", re.sub(r"\[\s+", "[", text))
+        text = text.replace("-0.,", "0.,").replace("-0.]", "0.]")
     elif isinstance(value, (bool, np.bool_)):
         text = str(bool(value))
     elif isinstance(value, (float, np.floating)):
-        text = f"{float(value):.6g}"
+        x = float(value)
+        text = "0" if abs(x) <= atol or x == 0 else f"{x:.6g}"
     elif isinstance(value, (int, np.integer)):
         text = str(int(value))
     elif isinstance(value, tuple):
-        text = "(" + ", ".join(format_value(v, limit, threshold) for v in value) + ("," if len(value) == 1 else "") + ")"
+        text = "(" + ", ".join(format_value(v, limit, threshold, atol) for v in value) + \
+            ("," if len(value) == 1 else "") + ")"
     elif isinstance(value, list):
         if _numeric_sequence(value) and np.asarray(value).size > threshold:
-            text = "list " + format_value(np.asarray(value), limit, threshold)
+            text = "list " + format_value(np.asarray(value), limit, threshold, atol)
         else:
-            text = "[" + ", ".join(format_value(v, limit, threshold) for v in value[:threshold]) + \
+            text = "[" + ", ".join(format_value(v, limit, threshold, atol)
+                                   for v in value[:threshold]) + \
                 (", ..." if len(value) > threshold else "") + "]"
     else:
         text = repr(value)
     if len(text) > limit:
-        text = text[: limit - 3] + "..."
+        cut = max(text.rfind(", ", 0, limit - 4), text.rfind(" ", 0, limit - 4))
+        text = text[: cut if cut > limit // 2 else limit - 4].rstrip(", ") + " ..."
     return text
+
+
+def full_text(value, digits: int = 17) -> str:
+    """A value written in full, as Python that rebuilds it (``np.array([[...]])`` for arrays,
+    every entry and enough digits to reproduce it), for the inputs of a failing case."""
+    if isinstance(value, np.ndarray):
+        with np.printoptions(threshold=np.inf, linewidth=10**9, floatmode="unique",
+                             legacy=False):
+            body = np.array2string(value, separator=", ")
+        body = re.sub(r"\s+", " ", body)
+        body = re.sub(r"\s+([,\]])", r"\1", re.sub(r"\[\s+", "[", body))
+        kind = value.dtype.kind
+        suffix = "" if kind == "f" else f", dtype={'bool' if kind == 'b' else 'int'}"
+        return f"np.array({body}{suffix})"
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, tuple):
+        return "(" + ", ".join(full_text(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(full_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{full_text(k)}: {full_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ", ".join(full_text(v) for v in value) + "}" if value else "set()"
+    return repr(value)

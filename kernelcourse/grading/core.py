@@ -35,8 +35,18 @@ The parts:
     points shown as "so far". ``function`` is the name the student's answer
     defines. ``reference(*case.args, **case.kwargs)`` gives the expected value.
     ``cases(rng)`` returns a list of :class:`Case` built from the
-    ``numpy.random.Generator`` it is given. Points are split evenly over the
-    cases (partial credit). ``rtol``/``atol`` set the comparison of numbers;
+    ``numpy.random.Generator`` it is given (the drawn cases);
+    ``fixed_cases()`` the cases graded in every run whatever the seed, before
+    the drawn ones (each marked ``Case.fixed``; ``fixed_draw(cases, seed,
+    extra=...)`` builds them from one constant draw plus edge cases written
+    out). **Partial credit** (:func:`~kernelcourse.grading.scoring.credit`):
+    the points are split evenly over the fixed cases, and an answer earns the
+    share of each fixed case it passes; the drawn cases can only find more: an
+    answer that passes every fixed case but fails a drawn one loses one fixed
+    case's share. So an answer that fails a fixed case (every named mistake
+    must, ``tests/test_grading_verdicts.py``) earns the same points in every
+    run, in ``check`` and in the grader alike. A question without fixed cases
+    splits its points over all its cases. ``rtol``/``atol`` set the comparison of numbers;
     ``time_limit`` (seconds) caps the time of all cases of one check together.
     ``hint`` is the message of the ``NotImplementedError`` stub that the
     student version of an exercise notebook holds. ``forbidden`` names the
@@ -47,8 +57,9 @@ The parts:
     ``compare_reference=False`` only the properties decide (for answers that
     are right in many ways, such as a witness that a matrix is not PSD); the
     reference then only serves the messages.
-``Case(args, kwargs, label)``
-    One input. Arguments must be plain data (numbers, strings, bools, None,
+``Case(args, kwargs, label, fixed=False)``
+    One input (``fixed``: one of the question's fixed cases; every case of
+    :func:`choice_parts` is fixed). Arguments must be plain data (numbers, strings, bools, None,
     numpy arrays of bool/int/float, and lists, tuples, sets, dicts of them):
     the grading command sends them to a separate worker process as JSON. A
     random draw inside an answer therefore takes an integer ``seed``, and a
@@ -57,10 +68,13 @@ The parts:
     A known misconception. ``mistake`` has the reference's signature and
     computes what the misconception gives; when a failing answer matches it
     on the cases where it differs from the reference, ``message`` is shown
-    ("Likely mistake: ..."). When several mistakes match some cases, the one
-    agreeing with the answer on the most cases wins (see
-    :meth:`Question.diagnose`), so two mistakes that coincide on one input,
-    or give the same True/False there, are still told apart.
+    ("Likely mistake: ...") beside a failing case where the answer agrees
+    with the mistake, never beside another case's failure. When several
+    mistakes match some cases, the one agreeing with the answer on the most
+    cases wins (see :meth:`Question.diagnose_where`), so two mistakes that
+    coincide on one input, or give the same True/False there, are still told
+    apart. Every diagnosis's mistake must fail a fixed case: the verdict table
+    (``tools/verdict_table.py ex1``) shows its points under 20 seeds.
     ``detect(actual, case) -> bool`` replaces the match where many outputs
     reveal the same mistake (``mistake`` is still required: the tests use it).
 ``kind``, ``section``, ``hints``
@@ -84,12 +98,19 @@ The parts:
     compared) and every property holds.
 
 In a notebook, ``check("ex1.q2", all_subsets_kernel)`` prints one line and
-returns None. Each call draws new inputs (the seed advances with every call,
-so a fresh kernel repeats the same sequence). The line says "passed" with
-the points, or "not attempted" for a stub that raises NotImplementedError,
-or the first failing case: the inputs, the expected and the actual value
-(abridged), the misconception when a diagnosis matches, and the points so far
-in this session for the question's set.
+returns None. Each call runs the fixed cases and draws new inputs (the seed
+advances with every call, so a fresh kernel repeats the same sequence). The
+line gives the verdict first: "passed" with the points, "not attempted" for a
+stub that raises NotImplementedError, or "failed" with the points and how
+many fixed and drawn cases passed; then the failing case reported (the one
+where the diagnosis shows, else the first that failed) by its number and
+label, the expected and the actual value (numbers rounded to the question's
+tolerance: an expected 0 prints as 0), the misconception when a diagnosis
+matches, and the case's inputs written in full as Python, or, when they are
+long, the call ``case_inputs(question_id, number[, seed=...])`` that prints
+them (a label that already states every input is not repeated); and the
+points so far in this session for the question's set. Nothing is cut inside
+a word; only a very long failure description is shortened, after a word.
 
 ``tests/test_grading_questions.py`` sweeps every registered question: its
 reference scores full marks, a stub is "not attempted", each diagnosis fires
@@ -97,13 +118,16 @@ on its own ``mistake`` and none on the reference's answer, and the cases are
 plain data that depend on the seed. :func:`evaluate` runs one check without
 printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
 
-Fair to honest answers: the comparison's tolerance follows the answer's dtype (a float32 answer
-is compared to within 32 float32 units in the last place of the largest expected entry,
+Fair to honest answers: an honest form of the type asked counts as that type
+(:func:`~kernelcourse.grading.compare.values_match`): where a bool is asked, a ``numpy.bool_``
+or a 0-d boolean array; where an int is asked, a NumPy integer or a 0-d integer array; where an
+option letter is asked, the letter in either case with blanks around it. The comparison's
+tolerance follows the answer's dtype (a float32 answer is compared to within 32 float32 units in the last place of the largest expected entry,
 :func:`~kernelcourse.grading.compare.dtype_tolerance`), and one shape policy holds everywhere
 (:func:`~kernelcourse.grading.compare.conform_shape`): an answer whose shape differs from the
 expected one only by axes of length 1, such as ``(n, 1)`` where ``(n,)`` is asked, is accepted
 with a note that names both shapes; any other shape fails with a message naming both. A verdict
-line is cut, when too long, in the failing case's description, never in the diagnosis.
+line too long gives the inputs' place to the call that prints them, never cuts the diagnosis.
 
 Answers are judged on plain data only: the value an answer returns goes
 through :mod:`kernelcourse.grading.sealed.transport` before it is compared, both here
@@ -123,19 +147,23 @@ from __future__ import annotations
 from .sealed import transport
 from .compare import _arrays_match, _numeric_sequence, format_value, values_match
 from .question import (_ID_PATTERN, Case, Constraint, Diagnosis, Property, Question,
-                       choice_diagnoses, choice_parts, inputs_unchanged, modified_input)
+                       choice_diagnoses, choice_parts, fixed_draw, inputs_unchanged, modified_input)
 from .sealed.running import QuestionTimeout, _short, run_answer, time_limit
-from .scoring import Result, _describe_inputs, _fmt, answer_source, evaluate, score
+from .scoring import (Result, _describe_inputs, _fmt, answer_source, case_inputs, credit, evaluate,
+                      score)
 from .session import _CALLS, _SESSION, _next_seed, check, hint, reset_session, session_points
 from .shortcuts import ReferenceUsed, reason as _shortcut_reason, static_uses, tripwires
 
 __all__ = [
     "Case",
+    "case_inputs",
+    "credit",
     "Constraint",
     "Diagnosis",
     "hint",
     "choice_diagnoses",
     "choice_parts",
+    "fixed_draw",
     "inputs_unchanged",
     "modified_input",
     "Property",

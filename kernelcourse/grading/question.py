@@ -19,7 +19,7 @@ from .compare import conform_shape, values_match
 from .probes import Constraint
 
 __all__ = ["Case", "Constraint", "Diagnosis", "KINDS", "Property", "Question", "choice_diagnoses",
-           "choice_parts", "inputs_unchanged", "modified_input"]
+           "choice_parts", "fixed_draw", "inputs_unchanged", "modified_input"]
 
 #: The kinds of question, and what each asks of the student.
 KINDS = {
@@ -147,6 +147,7 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
       ``(diagnosis name, message)``; the letter is read without case or surrounding blanks
       (the property "option"), and a diagnosis fires on its letter for its statement.
 
+    Every case of a choice is fixed (:attr:`Case.fixed`): the verdict never depends on the seed.
     With statements, every statement is one case, in an order drawn from the rng, labelled
     ``label(name)`` (by default ``"statement 'name'"``); the reference's one parameter is called
     ``argument`` (the feedback names the input so: ``statement='sum'``); a diagnosis's mistake
@@ -160,7 +161,8 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
             return right
         reference.answer_key = right
         return dict(reference=reference, cases=lambda rng: [
-            Case((), label=f"the options {', '.join(letters)}")], diagnoses=choice_diagnoses(wrong),
+            Case((), label=f"the options {', '.join(letters)}", fixed=True)],
+            diagnoses=choice_diagnoses(wrong),
             compare_reference=True, properties=[])
     keys = list(right)
     label = label or (lambda key: f"statement {key!r}")
@@ -172,7 +174,8 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
     reference.answer_key = right
 
     def cases(rng):
-        return [Case((keys[i],), label=label(keys[i])) for i in rng.permutation(len(keys))]
+        return [Case((keys[i],), label=label(keys[i]), fixed=True)
+                for i in rng.permutation(len(keys))]
 
     def all_right_but(statement, answer):
         return lambda name: answer if name == statement else right[name]
@@ -203,6 +206,16 @@ def choice_parts(right, wrong: dict, label: Callable | None = None,
 def _letter(answer):
     """A letter answered, without case or surrounding blanks (None for what is no string)."""
     return answer.strip().lower() if isinstance(answer, str) else None
+
+
+def fixed_draw(cases: Callable, seed: int, extra: Callable | None = None) -> Callable:
+    """For ``Question(fixed_cases=...)``: the cases ``cases(rng)`` draws from the constant
+    ``seed`` (the same in every run), then those of ``extra()`` (the edge cases written out),
+    each label prefixed by nothing: the verdict marks them fixed."""
+    def fixed():
+        return list(cases(np.random.default_rng(seed))) + list(extra() if extra else [])
+    fixed.__name__ = f"fixed_draw_{getattr(cases, '__name__', 'cases')}_{seed}"
+    return fixed
 
 
 def modified_input(*names: str) -> Callable:
@@ -321,21 +334,28 @@ class Question:
         return True, ""
 
     def diagnose(self, records: list) -> Diagnosis | None:
-        """The diagnosis that best explains an answer's values.
+        """The diagnosis that best explains an answer's values (see :meth:`diagnose_where`)."""
+        return self.diagnose_where(records)[0]
+
+    def diagnose_where(self, records: list) -> tuple[Diagnosis | None, int | None]:
+        """The diagnosis that best explains an answer's values, and the index in ``records`` of
+        the failing case where its mistake shows (the first such, so a fixed case when one
+        shows it): the verdict reports the diagnosis beside that case, never beside another
+        case's failure.
 
         ``records`` holds ``(case, actual, expected, passed)`` (and, optionally, the call's
-        ``usage`` fifth) for every case that returned a value. A diagnosis is a candidate when the answer
-        agrees with its mistake on at least one failing case. Each candidate
-        scores the cases where the answer agrees with the mistake minus those
-        where it does not (counting only cases where the mistake differs from
-        the right answer; ``detect`` diagnoses only on failing cases); the
-        highest positive score wins, the first listed on a tie. So mistakes that
-        coincide on some inputs (or give the same True/False) are told apart.
+        ``usage`` fifth) for every case that returned a value. A diagnosis is a candidate when
+        the answer agrees with its mistake on at least one failing case. Each candidate scores
+        the cases where the answer agrees with the mistake minus those where it does not
+        (counting only cases where the mistake differs from the right answer; ``detect`` and
+        ``behaviour`` diagnoses only on failing cases); the highest positive score wins, the
+        first listed on a tie. So mistakes that coincide on some inputs (or give the same
+        True/False) are told apart.
         """
-        best, best_score = None, None
+        best, best_score, best_where = None, None, None
         for diagnosis in self.diagnoses:
-            score_, on_failure = 0, False
-            for case, actual, expected, passed, *rest in records:
+            score_, where = 0, None
+            for index, (case, actual, expected, passed, *rest) in enumerate(records):
                 if passed and (diagnosis.detect is not None or diagnosis.behaviour is not None):
                     continue
                 usage = rest[0] if rest else {}
@@ -343,7 +363,8 @@ class Question:
                 if agree is None:
                     continue
                 score_ += 1 if agree else -1
-                on_failure = on_failure or (agree and not passed)
-            if on_failure and score_ > 0 and (best_score is None or score_ > best_score):
-                best, best_score = diagnosis, score_
-        return best
+                if agree and not passed and where is None:
+                    where = index
+            if where is not None and score_ > 0 and (best_score is None or score_ > best_score):
+                best, best_score, best_where = diagnosis, score_, where
+        return best, best_where

@@ -11,16 +11,40 @@ import inspect
 from dataclasses import dataclass
 
 from .sealed import transport
-from .compare import format_value
+from .compare import format_value, full_text
 from .question import Case, Diagnosis, Question
 from .sealed.running import _short, run_answer
 from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
 
-__all__ = ["Result", "score", "evaluate", "answer_source"]
+__all__ = ["Result", "score", "evaluate", "answer_source", "credit", "case_inputs"]
 
 
-#: the longest line a verdict takes (the failing case is shortened to fit, never the diagnosis)
+#: the longest line a verdict takes: beyond it the inputs are left out for the call that
+#: prints them (:func:`case_inputs`); nothing else is ever cut
 LINE_LIMIT = 560
+#: the longest inputs written in a verdict line
+INPUTS_LIMIT = 240
+
+
+def credit(points: float, fixed: list[bool], drawn: list[bool]) -> float:
+    """The points an answer earns, from which of its fixed and drawn cases passed.
+
+    The points are split evenly over the fixed cases (:attr:`Question.fixed_cases`, the same in
+    every run): an answer earns the share of each fixed case it passes, whatever the seed.
+    The drawn cases can only find more: an answer that passes every fixed case but fails a
+    drawn one loses one fixed case's share (it is not "passed"); an answer that fails a fixed
+    case already earns less than that, and the drawn cases do not change its points. So every
+    answer that fails a fixed case earns the same points in every run. A question without
+    fixed cases splits its points over all its cases.
+    """
+    if not fixed:
+        cases = list(drawn)
+        return points * sum(cases) / len(cases) if cases else 0.0
+    share = points / len(fixed)
+    got = share * sum(fixed)
+    if all(fixed) and not all(drawn):
+        got = points - share
+    return got
 
 
 @dataclass
@@ -32,33 +56,82 @@ class Result:
     n_passed: int = 0
     n_cases: int = 0
     points: float = 0.0
+    #: the failing case reported (the one where the diagnosis shows, else the first failing),
+    #: with the expected and the actual value
     detail: str = ""
     diagnosis: Diagnosis | None = None
     note: str = ""
+    #: the inputs of the reported case, written in full (or the call that prints them)
+    inputs: str = ""
+    #: how many cases were fixed, and how many of those passed
+    n_fixed: int = 0
+    fixed_passed: int = 0
+
+    def _count(self) -> str:
+        if not self.n_fixed:
+            return f"{self.n_passed}/{self.n_cases} cases passed"
+        drawn = self.n_cases - self.n_fixed
+        failed_drawn = drawn - (self.n_passed - self.fixed_passed)
+        if self.fixed_passed == self.n_fixed and failed_drawn:
+            return (f"every fixed case passed but {failed_drawn} of {drawn} drawn cases failed "
+                    f"(a failed drawn case costs one fixed case's share)")
+        text = f"{self.fixed_passed}/{self.n_fixed} fixed cases passed"
+        return text + (f", {drawn - failed_drawn}/{drawn} drawn" if drawn else "")
 
     def line(self, so_far: str = "", limit: int | None = LINE_LIMIT) -> str:
-        """The verdict in one line. When it would be longer than ``limit`` characters, the
-        description of the failing case is shortened; the diagnosis and the note are always
-        whole."""
+        """The verdict in one line: the verdict and the points first, then the failing case
+        (with the diagnosis that shows on it) and its inputs. When the line would be longer
+        than ``limit`` characters, the inputs give way to the call that prints them; nothing
+        is cut."""
         q = self.question
         pts = f"{_fmt(self.points)}/{_fmt(q.points)} points" + (f" ({so_far})" if so_far else "")
         head = f"{q.id} {q.title}"
-        note = f". Note: {self.note}" if self.note else ""
+        note = f" Note: {_sentence(self.note)}" if self.note else ""
         if self.status == "passed":
-            return f"{head}: passed all {self.n_cases} cases, {pts}{note}"
+            cases = f"all {self.n_cases} cases" if self.n_cases != 1 else "its one case"
+            return f"{head}: passed {cases}, {pts}" + (
+                f".{note}" if note else "")
         if self.status == "not attempted":
             return f"{head}: not attempted, {pts}"
         if self.status == "error":
             return f"{head}: {self.detail}, {pts}"
-        tail = note
+        text = f"{head}: failed, {pts}; {self._count()}."
+        tail = ""
         if self.diagnosis is not None:
-            tail += f". Likely mistake: {self.diagnosis.message}"
-        start = f"{head}: {self.n_passed}/{self.n_cases} cases passed, {pts}; "
-        detail = self.detail
-        if limit is not None and len(start) + len(detail) + len(tail) > limit:
-            room = max(limit - len(start) - len(tail), 60)
-            detail = detail if len(detail) <= room else detail[: room - 4].rstrip() + " ..."
-        return start + detail + tail
+            tail += f" Likely mistake: {_sentence(self.diagnosis.message)}"
+        tail += note
+        inputs = self.inputs
+        if inputs and limit is not None and not inputs.startswith("To see") and \
+                len(text) + len(self.detail) + len(tail) + len(inputs) + 2 > limit:
+            inputs = _call_hint(inputs)
+        detail = _sentence(self.detail) if self.detail else ""
+        if limit is not None:
+            # the failing case whole unless the line would pass twice the limit (the gradebook's
+            # bound); then it is shortened after a word, never the diagnosis
+            room = max(2 * limit - len(text) - len(tail) - len(inputs) - 2, 80)
+            detail = _cut_at_word(detail, room)
+        return (text + (f" {detail}" if detail else "") + tail +
+                (f" {inputs}" if inputs else "")).rstrip()
+
+
+def _cut_at_word(text: str, room: int) -> str:
+    """``text`` whole when it fits in ``room`` characters, else cut after a word (never inside
+    one) and ended with " ..."."""
+    if len(text) <= room:
+        return text
+    cut = text.rfind(" ", 0, room - 4)
+    return text[: cut if cut > room // 2 else room - 4].rstrip(" ,;:") + " ..."
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _call_hint(inputs: str) -> str:
+    """The 'To see the inputs in full' sentence kept in an inputs text (after its inputs)."""
+    marker = " To see them"
+    return inputs[inputs.index(marker) + 1:] if marker in inputs else ""
 
 
 def _fmt(x: float) -> str:
@@ -67,27 +140,76 @@ def _fmt(x: float) -> str:
 
 
 def _describe_inputs(question: Question, case: Case) -> str:
-    try:
-        names = [p for p in inspect.signature(question.reference).parameters]
-    except (TypeError, ValueError):
-        names = []
-    parts = []
-    for i, arg in enumerate(case.args):
-        name = names[i] if i < len(names) else f"arg{i}"
-        parts.append(f"{name}={format_value(arg, limit=70, threshold=6)}")
-    parts += [f"{k}={format_value(v, limit=70, threshold=6)}" for k, v in case.kwargs.items()]
-    inputs = ", ".join(parts)
-    if not inputs:
-        return case.label or "the question"
-    return f"{case.label} ({inputs})" if case.label else inputs
+    """A short description of a case: its label, else its inputs abridged."""
+    if case.label:
+        return case.label
+    parts = [f"{name}={format_value(arg, limit=70, threshold=6)}"
+             for name, arg in _named_arguments(question, case)]
+    return ", ".join(parts) or "the question"
 
 
-def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) -> Result:
+def _named_arguments(question: Question, case: Case) -> list[tuple[str, object]]:
+    names = _parameter_names(question)
+    named = [(names[i] if i < len(names) else f"arg{i}", arg) for i, arg in enumerate(case.args)]
+    return named + list(case.kwargs.items())
+
+
+def _inputs_text(question: Question, case: Case, number: int, seed: int | None) -> str:
+    """The inputs of case ``number`` (1-based) in full, when short, and the call that prints
+    them; '' when the label already states them all (a scalar or a statement)."""
+    named = _named_arguments(question, case)
+    if not named:
+        return ""
+    written = [(name, full_text(value)) for name, value in named]
+    label = case.label.replace(" ", "")
+    if all((value if isinstance(value, str) else text).replace(" ", "") in label
+           for (_, value), (_, text) in zip(named, written)):
+        return ""
+    where = f"{question.id!r}, {number}" + ("" if case.fixed else f", seed={seed}")
+    call = (f"To see them: case_inputs({where}), from kernelcourse.grading."
+            if case.fixed or seed is not None else "")
+    inputs = ", ".join(f"{name}={text}" for name, text in written)
+    if len(inputs) > INPUTS_LIMIT:
+        return call
+    return f"Inputs: {inputs}." + (f" {call}" if call else "")
+
+
+def case_inputs(question_id: str, number: int, seed: int | None = None, show: bool = True):
+    """The inputs of case ``number`` (1-based, as a verdict numbers them) of a question, as
+    ``(args, kwargs)``, printed in full when ``show``. The fixed cases come first and are the
+    same in every run; a drawn case needs the seed of the check that drew it."""
+    from .questions import get_question
+
+    question = get_question(question_id)
+    cases = question.make_cases(0 if seed is None else seed)
+    if not 1 <= number <= len(cases):
+        raise ValueError(f"{question_id} has cases 1 to {len(cases)} for this seed; got {number}")
+    case = cases[number - 1]
+    if not case.fixed and seed is None:
+        raise ValueError(f"case {number} of {question_id} is drawn: give the seed of the check "
+                         f"that drew it")
+    if show:
+        kind = "fixed" if case.fixed else f"drawn with seed {seed}"
+        print(f"{question_id}, case {number} ({kind}): {case.label}")
+        for name, value in _named_arguments(question, case):
+            print(f"{name} = {full_text(value)}")
+    return case.copied()
+
+
+def _case_name(case: Case, number: int) -> str:
+    kind = "fixed" if case.fixed else "drawn"
+    return f"case {number} ({kind}" + (f", {case.label})" if case.label else ")")
+
+
+def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
+          seed: int | None = None) -> Result:
     """Compare outcomes (from :func:`run_answer`, possibly in another process)
     with the reference, the properties and the diagnoses.
 
     ``uses``: the forbidden names the answer used (static and run-time
     detection, :mod:`kernelcourse.grading.shortcuts`); any makes it 0 points.
+    ``seed``: the seed the drawn cases came from (only named in the message).
+    The points are :func:`credit`'s: the share of the fixed cases passed.
     """
     n = len(cases)
     if uses:
@@ -97,16 +219,18 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
                       f"results for {n} cases")
     if outcomes and outcomes[0].get("kind") == "not_implemented":
         return Result(question, "not attempted", 0, n)
-    n_passed, first_fail, records, notes = 0, "", [], []
+    records, notes, passed, failures = [], [], [], {}
+    record_case: list[int] = []
     names = _parameter_names(question)
-    for case, out in zip(cases, outcomes):
+    atol = max(question.atol, 0.0)
+    for index, (case, out) in enumerate(zip(cases, outcomes)):
         kind = out.get("kind")
-        inputs = _describe_inputs(question, case)
+        ok = False
         if kind == "value":
             try:
                 actual = transport.decode(out["value"])
             except Exception as exc:
-                ok, why, actual = False, f"unreadable answer ({_short(exc)})", None
+                why = f"unreadable answer ({_short(exc)})"
             else:
                 expected = question.expected(case)
                 actual, note = question.conform(actual, expected)
@@ -118,17 +242,13 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
                 if ok:
                     ok, broken = question.obeys(usage, case)
                 records.append((case, actual, expected, ok, usage))
-                if ok:
-                    n_passed += 1
-                    continue
+                record_case.append(index)
                 if broken:
-                    first_fail = first_fail or f"first failure on {inputs}: {broken}"
-                    continue
-                shown = (f"expected {format_value(expected)}" if question.compare_reference
-                         else "expected")
-                why = f"{shown}, got {format_value(actual)}" + (f" ({reason})" if reason else "")
-                if not question.compare_reference:
-                    why = f"got {format_value(actual)}: {reason}"
+                    why = broken
+                elif question.compare_reference:
+                    why = _expected_got(expected, actual, reason, atol)
+                else:
+                    why = f"got {format_value(actual, atol=atol)}: {reason}"
         elif kind == "error":
             why = f"raised {out.get('type', 'Exception')}: {out.get('message', '')}"
         elif kind == "not_implemented":
@@ -136,15 +256,37 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=()) 
         elif kind == "timeout":
             why = f"stopped: {out.get('message', 'time limit')} is over (an endless loop?)"
         elif kind == "skipped":
-            continue
+            why = "not run: the time limit was over"
         else:
             why = f"unknown outcome {kind!r}"
-        if not first_fail:
-            first_fail = f"first failure on {inputs}: {why}"
-    points = question.points * n_passed / n
+        passed.append(ok)
+        if not ok:
+            failures[index] = why
+    fixed = [p for c, p in zip(cases, passed) if c.fixed]
+    drawn = [p for c, p in zip(cases, passed) if not c.fixed]
+    n_passed = sum(passed)
+    points = credit(question.points, fixed, drawn)
     status = "passed" if n_passed == n else "failed"
-    diagnosis = question.diagnose(records) if n_passed < n else None
-    return Result(question, status, n_passed, n, points, first_fail, diagnosis, "; ".join(notes))
+    diagnosis, shown = None, None
+    if n_passed < n:
+        diagnosis, where = question.diagnose_where(records)
+        shown = record_case[where] if where is not None else min(failures)
+    detail = inputs = ""
+    if shown is not None:
+        case = cases[shown]
+        detail = f"On {_case_name(case, shown + 1)}: {failures[shown]}"
+        inputs = _inputs_text(question, case, shown + 1, seed)
+    return Result(question, status, n_passed, n, points, detail, diagnosis, "; ".join(notes),
+                  inputs, len(fixed), sum(fixed))
+
+
+def _expected_got(expected, actual, reason: str, atol: float) -> str:
+    """"expected X, got Y (reason)", the numbers rounded to the tolerance but never so far that
+    two different values print alike."""
+    want, got = format_value(expected, atol=atol), format_value(actual, atol=atol)
+    if want == got:
+        want, got = full_text(expected), full_text(actual)
+    return f"expected {want}, got {got}" + (f" ({reason})" if reason else "")
 
 
 def _parameter_names(question: Question) -> list[str]:
@@ -202,4 +344,4 @@ def evaluate(question: Question, answer, seed: int, seconds: float | None = None
     uses = set(static_uses(answer_source(answer), forbidden)) if forbidden else set()
     with tripwires(forbidden, uses.add):
         outcomes = run_answer(answer, cases, limit)
-    return score(question, cases, outcomes, uses=sorted(uses))
+    return score(question, cases, outcomes, uses=sorted(uses), seed=seed)

@@ -3,7 +3,7 @@
 ``kernelcourse questions check [IDS] [--questions-from DIR]`` runs :func:`check_question` on
 each question: its cases are plain data, reproducible and depend on the seed; the reference
 scores full marks on several seeds with no diagnosis; a stub scores "not attempted"; each
-diagnosis fires on its own mistake; the forbidden names exist. The course's own test suite
+diagnosis fires on its own mistake, which fails a fixed case when the question has some; the forbidden names exist. The course's own test suite
 runs the same checks on the course's questions (``tests/test_grading_questions.py``).
 """
 from __future__ import annotations
@@ -48,7 +48,11 @@ def check_question(q, seeds=(0, 1, 2)) -> list[str]:
     if evaluate(q, stub, seeds[0]).status != "not attempted":
         problems.append(f"{q.id}: a stub raising NotImplementedError is not 'not attempted'")
     for d in q.diagnoses:
-        fired = [evaluate(q, d.mistake, s, detect_shortcuts=False).diagnosis for s in seeds]
+        results = [evaluate(q, d.mistake, s, detect_shortcuts=False) for s in seeds]
+        fired = [r.diagnosis for r in results]
+        if any(r.n_fixed and r.fixed_passed == r.n_fixed for r in results):
+            problems.append(f"{q.id}: the mistake of {d.name!r} passes every fixed case, so its "
+                            "points depend on the seed: add a fixed case where it shows")
         if not any(f is not None and f.name == d.name for f in fired):
             problems.append(f"{q.id}: the diagnosis {d.name!r} does not fire on its own mistake "
                             "(do the cases include one where the mistake differs from the "

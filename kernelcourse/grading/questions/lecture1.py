@@ -29,7 +29,7 @@ import numpy as np
 from ...features import all_subsets_map, feature_dim_all_subsets
 from ...gradient_descent import kernel_gd_step, kernel_gradient_descent
 from ...kernels import RBF, AllSubsets, is_psd
-from ..core import (Case, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
+from ..core import (Case, fixed_draw, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
                     modified_input)
 
 
@@ -85,7 +85,7 @@ CP1 = Question(
     id="l1.cp1", title="all-subsets kernel", function="all_subsets_kernel", points=2,
     forbidden=("kernelcourse.kernels.AllSubsets", "kernelcourse.features.all_subsets_inner_products",
                "kernelcourse.features.all_subsets_map",),
-    reference=_all_subsets_kernel, cases=_cases_kernel,
+    reference=_all_subsets_kernel, cases=_cases_kernel, fixed_cases=fixed_draw(_cases_kernel, 101),
     diagnoses=[
         Diagnosis("no 1 +", "the factors are (1 + x_k z_k), not x_k z_k: without the 1 only "
                   "the full subset {1..d} is left", _mistake_no_one),
@@ -139,7 +139,7 @@ CP2 = Question(
         "kernelcourse.gradient_descent.kernel_gradient_descent",
         "kernelcourse.gradient_descent.KernelGD",
     ),
-    points=2, reference=kernel_gd_step, cases=_cases_step,
+    points=2, reference=kernel_gd_step, cases=_cases_step, fixed_cases=fixed_draw(_cases_step, 102),
     diagnoses=[
         Diagnosis("sign", "the sign is flipped: gradient descent subtracts step * gamma", _mistake_step_sign),
         Diagnosis("factor 2", "the factor 2 from differentiating the square is missing: "
@@ -244,7 +244,9 @@ Q1 = Question(
     id="ex1.q1", title="the all-subsets feature map", function="all_subsets_features", points=3,
     forbidden=("kernelcourse.features.all_subsets_map", "kernelcourse.kernels.AllSubsets",
                "kernelcourse.features.all_subsets_inner_products",),
-    reference=all_subsets_map, cases=_cases_features, compare_reference=False,
+    reference=all_subsets_map, cases=_cases_features,
+    fixed_cases=fixed_draw(_cases_features, 103),
+    compare_reference=False,
     properties=[
         Property("shape", _phi_shape, "Phi must have shape (n, 2^d): one column per subset of "
                  "the d coordinates, the empty subset included"),
@@ -286,7 +288,7 @@ Q2 = Question(
         "kernelcourse.kernels.AllSubsets",
         "kernelcourse.features.all_subsets_inner_products",
     ),
-    reference=feature_dim_all_subsets, cases=_cases_dim,
+    reference=feature_dim_all_subsets, cases=_cases_dim, fixed_cases=fixed_draw(_cases_dim, 104),
     diagnoses=[
         Diagnosis("minus one", "you left out the empty subset (the constant feature 1)",
                   lambda d: 2 ** d - 1),
@@ -294,6 +296,8 @@ Q2 = Question(
                   lambda d: d ** 2),
         Diagnosis("d factorial", "subsets are not orderings: count subsets, 2 choices per coordinate",
                   lambda d: math.factorial(d)),
+        Diagnosis("2 d", "each new coordinate doubles the number of subsets (every old subset "
+                  "with and without it); it does not add 2", lambda d: 2 * d),
     ],
     kind="derive", section="1.1",
     hints=("count the subsets of {1, ..., d}: try d = 1, 2, 3 by hand",
@@ -326,7 +330,7 @@ Q3 = Question(
         "kernelcourse.gradient_descent.decision_function",
         "kernelcourse.gradient_descent.KernelGD",
     ),
-    points=2, reference=_predict, cases=_cases_predict,
+    points=2, reference=_predict, cases=_cases_predict, fixed_cases=fixed_draw(_cases_predict, 105),
     diagnoses=[
         Diagnosis("linear", "you used the plain inner product x_j . x_t; the prediction uses the "
                   "kernel k(x_j, x_t) = prod_k (1 + x_jk x_tk)",
@@ -375,6 +379,18 @@ def _gauss_seidel(K, y, alpha, step):
     return alpha
 
 
+def _off_by_one(K, y, step, n_steps):
+    return _kernel_gd(K, y, step, n_steps + 1)
+
+
+def _detect_off_by_one(alpha, case):
+    K, y, step, n_steps = case.args
+    if np.shape(alpha) != np.shape(y):
+        return False
+    return any(np.allclose(np.asarray(alpha, float), _kernel_gd(K, y, step, t), rtol=1e-7,
+                           atol=1e-9) for t in (n_steps - 1, n_steps + 1) if t >= 0)
+
+
 Q4 = Question(
     id="ex1.q4", title="kernelised gradient descent", function="kernel_gd", points=3,
     forbidden=(
@@ -383,7 +399,7 @@ Q4 = Question(
         "kernelcourse.gradient_descent.dual_gradient",
         "kernelcourse.gradient_descent.KernelGD",
     ),
-    reference=_kernel_gd, cases=_cases_gd,
+    reference=_kernel_gd, cases=_cases_gd, fixed_cases=fixed_draw(_cases_gd, 106),
     diagnoses=[
         Diagnosis("sign", "the sign is flipped: each step subtracts step * gamma",
                   _gd_mistake(_mistake_step_sign)),
@@ -392,6 +408,12 @@ Q4 = Question(
         Diagnosis("in place", "you updated alpha one coordinate at a time and used the new values "
                   "within the same step; compute every gamma_i from the old alpha first",
                   _gd_mistake(_gauss_seidel)),
+        Diagnosis("solved the system", "you returned where the descent is heading (the alpha "
+                  "that solves K alpha = y); the question asks for alpha after n_steps steps from "
+                  "zero", lambda K, y, step, n_steps: np.linalg.lstsq(K, y, rcond=None)[0]),
+        Diagnosis("steps off by one", "you took one step too many or too few: alpha starts at "
+                  "zero and n_steps steps follow, so n_steps = 1 is exactly one step",
+                  _off_by_one, detect=_detect_off_by_one),
     ],
     kind="derive", section="1.4",
     hints=("w_0 = 0 means alpha starts at zero; each step is the step of the lecture's "
@@ -423,7 +445,7 @@ Q5 = Question(
     id="ex1.q5", title="an RBF Gram matrix", function="rbf_gram", points=2,
     forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram",
                "kernelcourse.random_features.rbf_gram",),
-    reference=_rbf_gram, cases=_cases_rbf,
+    reference=_rbf_gram, cases=_cases_rbf, fixed_cases=fixed_draw(_cases_rbf, 107),
     properties=[Property("range", lambda K, c: np.all((np.asarray(K) > 0) & (np.asarray(K) <= 1)),
                          "every RBF value lies in (0, 1]")],
     diagnoses=[
@@ -437,6 +459,9 @@ Q5 = Question(
                   lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / gamma)),
         Diagnosis("no square", "the RBF kernel uses the squared distance ||x - z||^2",
                   lambda X, Z, gamma: np.exp(-gamma * np.sqrt(_sqdist(X, Z)))),
+        Diagnosis("no minus", "the exponent is negative, -gamma ||x - z||^2: the kernel is 1 at "
+                  "x = z and falls with the distance",
+                  lambda X, Z, gamma: np.exp(gamma * _sqdist(X, Z))),
     ],
     kind="formula", section="1.5", rtol=1e-7,
     hints=("first the (n_X, n_Z) matrix of squared distances, then the kernel of each entry",
@@ -501,7 +526,7 @@ Q6 = Question(
         "kernelcourse.kernels.min_eigenvalue",
         "kernelcourse.kernels.find_non_psd_witness",
     ),
-    reference=is_psd, cases=_cases_verdict,
+    reference=is_psd, cases=_cases_verdict, fixed_cases=fixed_draw(_cases_verdict, 108),
     diagnoses=[
         Diagnosis("entries", "non-negative entries do not make a kernel matrix: look at the "
                   "eigenvalues", _mistake_entries),
@@ -574,7 +599,9 @@ def _negative(q, case):
 Q7 = Question(
     id="ex1.q7", title="a witness that a matrix is not PSD", function="negative_direction",
     forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness",),
-    points=2, reference=_min_eigenvector, cases=_cases_witness, compare_reference=False,
+    points=2, reference=_min_eigenvector, cases=_cases_witness,
+    fixed_cases=fixed_draw(_cases_witness, 109),
+    compare_reference=False,
     properties=[Property("negative", _negative, "the answer must be a vector q of length n with "
                          "q^T K q < 0")],
     diagnoses=[
@@ -584,6 +611,11 @@ Q7 = Question(
         Diagnosis("eigenvalue", "return the direction q (an eigenvector), not the eigenvalue",
                   lambda K: float(np.linalg.eigvalsh(K)[0]),
                   detect=lambda q, case: np.ndim(q) == 0),
+        Diagnosis("eigenvalues", "you returned the eigenvalues; the witness is a direction q, "
+                  "the eigenvector of the negative eigenvalue", lambda K: np.linalg.eigvalsh(K),
+                  detect=lambda q, case: np.shape(q) == (len(case.args[0]),) and np.allclose(
+                      np.sort(np.asarray(q, float)), np.linalg.eigvalsh(_sym(
+                          np.asarray(case.args[0], float))), atol=1e-8)),
         Diagnosis("row", "np.linalg.eigh returns the eigenvectors as the columns of its second "
                   "result: V[:, k], not the row V[k]", lambda K: np.linalg.eigh(K)[1][0],
                   detect=_detect_eigenvector_row),
@@ -609,13 +641,14 @@ LAPLACE_OPTIONS = {
 Q8 = Question(
     id="ex1.q8", title="is exp(-||x - z||) a kernel?", function="laplace_is_kernel", points=2,
     **choice_parts("c", {
-        "a": "smoothness has nothing to do with it: a kernel only needs every Gram matrix to be "
-             "symmetric PSD (section 1.6), and this one's are (test a few with is_kernel_matrix)",
-        "b": "the plain distance ||x - z|| used as a similarity is not a kernel, but "
-             "exp(-||x - z||) is: every Gram matrix of it is PSD (compute a few eigenvalues)",
-        "d": "the verdict is right but not the reason: entries in (0, 1] with a unit diagonal do "
-             "not make a kernel (exp(-||x - z||^4) has them and is not one); what counts is that "
-             "every Gram matrix is PSD",
+        "a": "smoothness is not what section 1.6 asks of a kernel: it asks one property of "
+             "every Gram matrix, and a function with a kink can have it or not; test that "
+             "property on a few point sets with your is_kernel_matrix",
+        "b": "that claim about negative eigenvalues can be tested before you rely on it: build "
+             "the Gram matrix of exp(-||x - z||) on a few random point sets and look at its "
+             "smallest eigenvalue",
+        "d": "that reason does not make a kernel: exp(-||x - z||^4) also has values in (0, 1] and "
+             "a unit diagonal, yet some of its Gram matrices have a negative eigenvalue",
     }),
     kind="choice", section="1.6",
     hints=("a kernel is a function whose every Gram matrix is symmetric PSD (section 1.6); "
@@ -677,6 +710,28 @@ def _detect_gram(X, case):
     return len(shape) == 2 and shape[0] == shape[1] != d
 
 
+#: the corners of the box the cases come from (a in [0.2, 2], c in [-2, -0.3]): a set of points
+#: chosen without a and c is a witness at some corners only
+_SIGMOID_CORNERS = [(2.0, -0.3), (0.2, -2.0), (2.0, -2.0), (0.2, -0.3)]
+
+
+def _fixed_sigmoid():
+    return [Case((a, c, d), label=f"a={a}, c={c}, d={d}")
+            for (a, c), d in zip(_SIGMOID_CORNERS, (3, 5, 1, 4))]
+
+
+def _mistake_same_points(a, c, d):
+    """Two unit vectors whatever a and c: a witness only while a < 2 |c|."""
+    return np.eye(2, d)
+
+
+def _detect_same_points(X, case):
+    a, c, d = case.args
+    if _not_psd(X, case) or np.ndim(X) != 2 or np.shape(X)[1] != d:
+        return False
+    return any(_not_psd(X, Case((a2, c2, d))) for a2, c2 in _SIGMOID_CORNERS)
+
+
 def _detect_saturated(X, case):
     a, c, d = case.args
     X = np.asarray(X, float)
@@ -687,7 +742,8 @@ def _detect_saturated(X, case):
 
 Q9 = Question(
     id="ex1.q9", title="points where the sigmoid is not a kernel", function="sigmoid_witness",
-    points=2, reference=_sigmoid_witness, cases=_cases_sigmoid, compare_reference=False,
+    points=2, reference=_sigmoid_witness, cases=_cases_sigmoid,
+    fixed_cases=fixed_draw(_cases_sigmoid, 110, extra=_fixed_sigmoid), compare_reference=False,
     forbidden=("kernelcourse.kernels.find_non_psd_witness", "kernelcourse.kernels.Witness"),
     properties=[Property("not PSD", _not_psd, "the answer must be points X of shape (n, d), "
                          "1 <= n <= 50, whose Gram matrix tanh(a X X^T + c) has a negative "
@@ -701,6 +757,10 @@ Q9 = Question(
         Diagnosis("saturated", "with large inputs tanh is 1 everywhere and the Gram matrix is the "
                   "all-ones matrix, which is PSD: look near the origin, where the offset c < 0 "
                   "decides the sign", _mistake_saturated, detect=_detect_saturated),
+        Diagnosis("ignores a and c", "your points are a witness for some a and c but not for "
+                  "these: whether tanh(a X X^T + c) has a negative eigenvalue depends on a and c, "
+                  "so choose the points from them (look at the sign of the diagonal)",
+                  _mistake_same_points, detect=_detect_same_points),
     ],
     kind="witness", section="1.6",
     hints=("a Gram matrix of a kernel has a non-negative diagonal: k(x, x) >= 0 for every x. "
@@ -723,7 +783,9 @@ def _cases_memory(rng):
 
 Q10 = Question(
     id="ex1.q10", title="how much memory one phi(x) takes", function="phi_gigabytes", points=1,
-    reference=_gigabytes, cases=_cases_memory, rtol=1e-2, atol=0.0,
+    reference=_gigabytes, cases=_cases_memory,
+    fixed_cases=fixed_draw(_cases_memory, 111),
+    rtol=1e-2, atol=0.0,
     forbidden=("kernelcourse.features.feature_dim_all_subsets",),
     diagnoses=[
         Diagnosis("one byte per feature", "a float64 number takes 8 bytes, not 1",
@@ -732,6 +794,8 @@ Q10 = Question(
                   "for bytes", lambda d: 2.0 ** d * 64 / 1e9),
         Diagnosis("megabytes", "a gigabyte is 10^9 bytes; dividing by 10^6 gives megabytes",
                   lambda d: 2.0 ** d * 8 / 1e6),
+        Diagnosis("gibibytes", "a gigabyte here is 10^9 bytes; you divided by 2^30 (a "
+                  "gibibyte, 7% more)", lambda d: 2.0 ** d * 8 / 2 ** 30),
         Diagnosis("d features", "phi has one feature per subset of the coordinates, not one per "
                   "coordinate", lambda d: d * 8 / 1e9),
     ],
@@ -764,9 +828,22 @@ def _expansion(cross, square=True):
     return mistake
 
 
+def _halved_norms(X, Z):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return ((X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :]) / 2 - X @ Z.T
+
+
+def _norms_not_squared(X, Z):
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+    return (np.linalg.norm(X, axis=1)[:, None] + np.linalg.norm(Z, axis=1)[None, :]
+            - 2 * X @ Z.T)
+
+
 Q11 = Question(
     id="ex1.q11", title="fix the fast squared distances", function="squared_distances",
-    points=2, reference=_squared_distances, cases=_cases_sqdist, atol=1e-9,
+    points=2, reference=_squared_distances, cases=_cases_sqdist,
+    fixed_cases=fixed_draw(_cases_sqdist, 112),
+    atol=1e-9,
     forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels._fast_rbf._rbf_gram"),
     diagnoses=[
         Diagnosis("bug kept", "the cross term: ||x - z||^2 = ||x||^2 + ||z||^2 - 2 x.z; the given "
@@ -775,6 +852,11 @@ Q11 = Question(
                   "||x||^2 + ||z||^2 - 2 x.z, not + 2 x.z", _expansion(2.0)),
         Diagnosis("square root", "the function returns squared distances; you took the square "
                   "root (the distances themselves)", _expansion(-2.0, square=False)),
+        Diagnosis("halved the norms", "you changed the line of the norms instead: halving them "
+                  "gives ||x - z||^2 / 2; the norms were right, the inner-product term is the one "
+                  "that needs its factor", _halved_norms),
+        Diagnosis("norms not squared", "the expansion has the squared norms ||x||^2 and "
+                  "||z||^2; you used the norms ||x||, ||z||", _norms_not_squared),
     ],
     kind="fix", section="1.5",
     hints=("expand ||x - z||^2 = (x - z).(x - z) by hand and compare term by term with the code",

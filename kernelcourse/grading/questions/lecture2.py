@@ -27,7 +27,7 @@ from ...kernels import RBF
 from ...random_features import features_needed, fourier_features, hoeffding_bound, single_sample_estimate
 from ...cost_model import predicted_cost
 from ...sgd import WAYS, dual_sgd_step, sgd_gram
-from ..core import (Case, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
+from ..core import (Case, fixed_draw, Diagnosis, Property, Question, choice_parts, inputs_unchanged,
                     modified_input)
 
 
@@ -67,12 +67,15 @@ CP1 = Question(
         "kernelcourse.random_features.fourier_features",
         "kernelcourse.random_features.RandomFourierFeatures",
     ),
-    reference=_rff_estimate, cases=_cases_estimate,
+    reference=_rff_estimate, cases=_cases_estimate, fixed_cases=fixed_draw(_cases_estimate, 201),
     diagnoses=[
         Diagnosis("no factor 2", "each term is 2 cos(w.x + b) cos(w.y + b): without the 2 the "
                   "estimate is half the kernel", lambda x, y, w, b: _rff_estimate(x, y, w, b) / 2),
         Diagnosis("no offset", "the offset b belongs inside both cosines: cos(w.x + b), cos(w.y + b)",
                   lambda x, y, w, b: float(np.mean(2 * np.cos(w @ x) * np.cos(w @ y)))),
+        Diagnosis("offset in one cosine", "the offset b_k enters both cosines: "
+                  "cos(w_k.x + b_k) cos(w_k.y + b_k); you added it to one of them only",
+                  lambda x, y, w, b: float(np.mean(2 * np.cos(w @ x + b) * np.cos(w @ y)))),
         Diagnosis("sum", "average over the draws (divide the sum by their number); the sum grows "
                   "with the number of draws",
                   lambda x, y, w, b: float(np.sum(single_sample_estimate(x, y, w, b)))),
@@ -100,7 +103,9 @@ CP2 = Question(
         "kernelcourse.random_features.hoeffding_bound",
         "kernelcourse.random_features.features_needed",
     ),
-    points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound, rtol=1e-9,
+    points=2, reference=lambda D, a: float(hoeffding_bound(D, a)), cases=_cases_bound,
+    fixed_cases=fixed_draw(_cases_bound, 202),
+    rtol=1e-9,
     diagnoses=[
         Diagnosis("range 2", "each term 2 cos() cos() lies in [-2, 2], a range of 4: the exponent is "
                   "-2 D a^2 / 4^2 = -D a^2 / 8", lambda D, a: 2 * math.exp(-D * a**2 / 2)),
@@ -153,7 +158,9 @@ Q1 = Question(
         "kernelcourse.sgd.sgd_gram",
         "kernelcourse.sgd.KernelSGD",
     ),
-    reference=_step, cases=_cases_step, constraints=[inputs_unchanged("u")],
+    reference=_step, cases=_cases_step,
+    fixed_cases=fixed_draw(_cases_step, 203),
+    constraints=[inputs_unchanged("u")],
     diagnoses=[
         Diagnosis("in place", "you changed the caller's u in place: a step returns a new "
                   "array (copy u first), so the caller's u is still there to compare with",
@@ -225,7 +232,7 @@ Q2 = Question(
         "kernelcourse.sgd.dual_sgd_step",
         "kernelcourse.sgd.KernelSGD",
     ),
-    reference=_run, cases=_cases_run,
+    reference=_run, cases=_cases_run, fixed_cases=fixed_draw(_cases_run, 204),
     diagnoses=[
         Diagnosis("all coordinates", "a step changes only u[i_t]; you moved all of u along the row G[i_t]",
                   _run_all_coordinates),
@@ -271,7 +278,7 @@ Q3 = Question(
         "kernelcourse.random_features.fourier_features",
         "kernelcourse.random_features.RandomFourierFeatures",
     ),
-    reference=_rff_map, cases=_cases_map,
+    reference=_rff_map, cases=_cases_map, fixed_cases=fixed_draw(_cases_map, 205),
     diagnoses=[
         Diagnosis("variance gamma", "the frequencies have variance 2 gamma, so Omega = sqrt(2 gamma) G; "
                   "with variance gamma the features approximate exp(-gamma ||x - y||^2 / 2)",
@@ -305,6 +312,13 @@ def _cases_needed(rng):
     return cases
 
 
+def _boundary_cases():
+    """8 ln(2 / delta) / a^2 just above an integer (118.04, 2951.10: rounding to the nearest
+    integer goes down there) and with a fraction above one half (460.52, 470.96)."""
+    return [Case((a, delta), label=f"a={a}, delta={delta}")
+            for a, delta in [(0.5, 0.05), (0.1, 0.05), (0.2, 0.2), (0.3, 0.01)]]
+
+
 Q4 = Question(
     id="ex2.q4", title="how many random features", function="features_needed", points=2,
     forbidden=(
@@ -312,6 +326,7 @@ Q4 = Question(
         "kernelcourse.random_features.hoeffding_bound",
     ),
     reference=lambda a, delta: features_needed(a, delta), cases=_cases_needed,
+    fixed_cases=fixed_draw(_cases_needed, 206, extra=_boundary_cases),
     diagnoses=[
         Diagnosis("no factor 2", "the bound is 2 exp(-D a^2 / 8) <= delta, so D >= 8 ln(2 / delta) / a^2",
                   lambda a, delta: math.ceil(8 * math.log(1 / delta) / a**2)),
@@ -319,6 +334,9 @@ Q4 = Question(
                   "in 8 ln(2 / delta) / a^2", lambda a, delta: math.ceil(2 * math.log(2 / delta) / a**2)),
         Diagnosis("rounded down", "D must be an integer at least 8 ln(2 / delta) / a^2: round up",
                   lambda a, delta: math.floor(8 * math.log(2 / delta) / a**2)),
+        Diagnosis("rounded to nearest", "you rounded 8 ln(2 / delta) / a^2 to the nearest integer; "
+                  "when its fraction is below one half that D is too small for the bound: round up",
+                  lambda a, delta: round(8 * math.log(2 / delta) / a**2)),
         Diagnosis("a not squared", "solve 2 exp(-D a^2 / 8) <= delta: the error level enters squared",
                   lambda a, delta: math.ceil(8 * math.log(2 / delta) / a)),
     ],
@@ -358,7 +376,7 @@ Q5 = Question(
         "kernelcourse.cost_model.cost_table",
         "kernelcourse.cost_model.format_cost_table",
     ),
-    reference=_cost, cases=_cases_cost,
+    reference=_cost, cases=_cases_cost, fixed_cases=fixed_draw(_cases_cost, 207),
     diagnoses=[
         Diagnosis("no precomputation", "count the precomputation too: caching the features costs "
                   "n d D and the Gram matrix n^2 d before the T steps",
@@ -407,7 +425,7 @@ Q6 = Question(
         "kernelcourse.random_features.fourier_features",
         "kernelcourse.random_features.RandomFourierFeatures",
     ),
-    reference=_rff_gram, cases=_cases_rff_gram,
+    reference=_rff_gram, cases=_cases_rff_gram, fixed_cases=fixed_draw(_cases_rff_gram, 208),
     diagnoses=[
         Diagnosis("bug kept", "the frequencies must have variance 2 gamma: Omega = sqrt(2 gamma) G. "
                   "With sqrt(gamma) G the features approximate exp(-gamma ||x - y||^2 / 2)",
@@ -421,6 +439,13 @@ Q6 = Question(
         Diagnosis("offset in [0, 1)", "the offsets are uniform on [0, 2 pi]: b = 2 pi U",
                   _gram_with(lambda g: math.sqrt(2 * g), lambda D: math.sqrt(2 / D),
                              offset_scale=1.0)),
+        Diagnosis("square root of 2 only", "the square root covers 2 gamma, the whole variance: "
+                  "sqrt(2 gamma) G, not sqrt(2) gamma G",
+                  _gram_with(lambda g: math.sqrt(2) * g, lambda D: math.sqrt(2 / D))),
+        Diagnosis("variance gamma / 2", "you divided gamma by 2; the frequencies need a LARGER "
+                  "variance than the given code's gamma, not a smaller one: the features should "
+                  "approximate exp(-gamma ||x - y||^2)",
+                  _gram_with(lambda g: math.sqrt(g / 2), lambda D: math.sqrt(2 / D))),
     ],
     kind="fix", section="2.8",
     hints=("compare psi(x) . psi(y) from the given code with exp(-gamma ||x - y||^2) for a "
@@ -492,7 +517,9 @@ def _mistake_mean_error(X, gamma, G, U, target):
 Q7 = Question(
     id="ex2.q7", title="choose D for a target error", function="choose_D", points=3,
     forbidden=("kernelcourse.random_features.features_needed",),
-    reference=_smallest_D, cases=_cases_choose_D, compare_reference=False,
+    reference=_smallest_D, cases=_cases_choose_D,
+    fixed_cases=fixed_draw(_cases_choose_D, 209),
+    compare_reference=False,
     properties=[Property("meets the target", _meets_target,
                          "D must be an integer from 1 to len(U) for which the largest error "
                          "|K - psi psi^T| over the pairs is at most the target, using at most "
@@ -534,7 +561,9 @@ Q8 = Question(
     id="ex2.q8", title="the error D features guarantee", function="guaranteed_error", points=2,
     forbidden=("kernelcourse.random_features.features_needed",
                "kernelcourse.random_features.hoeffding_bound"),
-    reference=_largest_error, cases=_cases_error, rtol=1e-3, atol=0.0,
+    reference=_largest_error, cases=_cases_error,
+    fixed_cases=fixed_draw(_cases_error, 210),
+    rtol=1e-3, atol=0.0,
     diagnoses=[
         Diagnosis("one-sided", "the bound on |error| >= a has the factor 2 (both sides): "
                   "2 exp(-D a^2 / 8) = delta", lambda D, delta: math.sqrt(8 * math.log(1 / delta) / D)),
@@ -554,8 +583,9 @@ Q9 = Question(
     id="ex2.q9", title="Bochner: which frequencies give the RBF kernel?",
     function="rbf_frequencies", points=2,
     **choice_parts("b", {
-        "a": "with variance gamma the features average exp(-gamma ||x - y||^2 / 2): the "
-             "Fourier transform of exp(-gamma ||delta||^2) has variance 2 gamma",
+        "a": "with variance gamma the average of cos(w . delta) is exp(-gamma ||delta||^2 / 2), "
+             "half the exponent asked for: compute E[cos(w . delta)] for w ~ N(0, s^2 I) and "
+             "match it with the kernel",
         "c": "1 / (2 gamma) is the variance of the kernel itself read as a Gaussian bump; its "
              "Fourier transform is the inverse width: a narrow kernel needs wide frequencies",
         "d": "Bochner's theorem draws w from the kernel's spectral density, here a Gaussian; "

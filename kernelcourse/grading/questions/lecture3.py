@@ -41,7 +41,7 @@ from ...datasets import separable_with_margin
 from ...kernels import RBF, Linear, Polynomial
 from ...perceptron import dual_perceptron, feature_radius, margin_of, novikoff_bound
 from ...ridge import dual_ridge
-from ..core import Case, Diagnosis, Property, Question, choice_parts
+from ..core import Case, fixed_draw, Diagnosis, Property, Question, choice_parts
 
 
 # --------------------------------------------------------------------- helpers
@@ -89,7 +89,7 @@ CP1 = Question(
         "kernelcourse.ridge.KernelRidge",
         "kernelcourse.dual.map_linear_dual",
     ),
-    reference=dual_ridge, cases=_cases_dual_ridge,
+    reference=dual_ridge, cases=_cases_dual_ridge, fixed_cases=fixed_draw(_cases_dual_ridge, 301),
     diagnoses=[
         Diagnosis("no lam", "lambda is missing: the dual solves (K + lam I) alpha = y, not K alpha = y",
                   lambda K, y, lam: _solve(K, y)),
@@ -143,7 +143,7 @@ CP2 = Question(
         "kernelcourse.feature_space.center_kernel_rows",
         "kernelcourse.feature_space.GramCenterer",
     ),
-    reference=center_gram, cases=_cases_center,
+    reference=center_gram, cases=_cases_center, fixed_cases=fixed_draw(_cases_center, 302),
     properties=[Property("mean zero", _centred_sum_zero,
                          "the centred sample has mean zero, so j^T K_hat j = sum of all entries = 0")],
     diagnoses=[
@@ -192,6 +192,7 @@ Q1 = Question(
         "kernelcourse.dual.dual_predict",
     ),
     points=2, reference=_kernel_ridge_predict, cases=_cases_predict,
+    fixed_cases=fixed_draw(_cases_predict, 303),
     diagnoses=[
         Diagnosis("no lam", "lambda is missing from the dual solve: alpha = (K + lam I)^-1 y",
                   lambda K_train, y, lam, K_test: K_test @ _solve(K_train, y)),
@@ -245,6 +246,7 @@ Q2 = Question(
         "kernelcourse.feature_space.GramCenterer",
     ),
     points=3, reference=_center_test_rows, cases=_cases_center_rows,
+    fixed_cases=fixed_draw(_cases_center_rows, 304),
     diagnoses=[
         Diagnosis("own mean", "you centred the test points on their own mean; new points are "
                   "centred with the TRAINING mean phi_S: subtract the training column means of "
@@ -284,6 +286,7 @@ Q3 = Question(
         "kernelcourse.kernels.Normalized",
     ),
     reference=normalize_gram, cases=_cases_normalized,
+    fixed_cases=fixed_draw(_cases_normalized, 305),
     properties=[Property("unit diagonal", _unit_diagonal,
                          "normalised features have unit norm: every k_hat(x, x) must be 1")],
     diagnoses=[
@@ -292,6 +295,9 @@ Q3 = Question(
                   lambda K: K / np.outer(np.diag(K), np.diag(K))),
         Diagnosis("one side", "divide by both norms ||phi(x)|| ||phi(z)||; you divided each row by "
                   "k(x, x) only", lambda K: K / np.diag(K)[:, None]),
+        Diagnosis("one norm only", "divide by both norms ||phi(x)|| ||phi(z)||; you divided "
+                  "each row by its own norm sqrt(k(x, x)) only",
+                  lambda K: K / np.sqrt(np.diag(K))[:, None]),
         Diagnosis("largest entry", "normalising the features is not dividing K by its largest "
                   "entry: divide K[i, j] by sqrt(K[i, i] K[j, j])", lambda K: K / K.max()),
     ],
@@ -343,6 +349,7 @@ Q4 = Question(
         "kernelcourse.feature_space.CentreOfMassClassifier",
     ),
     points=2, reference=centre_of_mass_offset, cases=_cases_b,
+    fixed_cases=fixed_draw(_cases_b, 306),
     diagnoses=[
         Diagnosis("no 1/2", "b has a factor 1/2: b = (||phi_S+||^2 - ||phi_S-||^2) / 2",
                   _b_no_half),
@@ -402,13 +409,18 @@ def _nov_over_m(K_train, K_test, diag_test):
     return np.sqrt(d_test) - np.sqrt(d_train).max()
 
 
+def _nov_test_radius(K_train, K_test, diag_test):
+    _, d_test = _sq_dists(K_train, K_test, diag_test, lambda m: m**2)
+    return np.sqrt(d_test) - np.sqrt(d_test).max()
+
+
 Q5 = Question(
     id="ex3.q5", title="the novelty score", function="novelty_scores", points=3,
     forbidden=(
         "kernelcourse.feature_space.squared_distances_to_mean",
         "kernelcourse.feature_space.NoveltyBall",
     ),
-    reference=_novelty_scores, cases=_cases_novelty,
+    reference=_novelty_scores, cases=_cases_novelty, fixed_cases=fixed_draw(_cases_novelty, 307),
     diagnoses=[
         Diagnosis("squared", "you compared squared distances; the score is the distance "
                   "||phi(x) - phi_S|| minus the radius, both square-rooted", _nov_squared),
@@ -416,6 +428,9 @@ Q5 = Question(
                   "so that the ball holds all the training data", _nov_mean_radius),
         Diagnosis("1/m instead of 1/m^2", "||phi_S||^2 = (1/m^2) j^T K j: divide the sum of all "
                   "entries of K_train by m^2", _nov_over_m),
+        Diagnosis("radius from the new points", "the radius is the largest distance of a "
+                  "TRAINING point to phi_S (the ball that holds the training data); you took it "
+                  "over the new points", _nov_test_radius),
     ],
     kind="derive", section="3.9",
     hints=("expand ||phi(x) - phi_S||^2 into three kernel terms; the same expansion serves the "
@@ -484,6 +499,7 @@ Q6 = Question(
         "kernelcourse.perceptron.KernelPerceptron",
     ),
     reference=_kernel_perceptron, cases=_cases_perceptron,
+    fixed_cases=fixed_draw(_cases_perceptron, 308),
     diagnoses=[
         Diagnosis("strict test", "a point on the boundary (y_j f(x_j) = 0) counts as a mistake: "
                   "update when y_j sum_i alpha_i k(x_i, x_j) <= 0, or nothing moves from alpha = 0",
@@ -530,6 +546,7 @@ Q7 = Question(
         "kernelcourse.perceptron.margin_of",
     ),
     points=2, reference=_perceptron_bound, cases=_cases_bound,
+    fixed_cases=fixed_draw(_cases_bound, 309),
     diagnoses=[
         Diagnosis("R without the square root", "R = max_i ||phi(x_i)|| = max_i sqrt(k(x_i, x_i)); "
                   "you took max_i k(x_i, x_i), which is already R^2", _bound_no_sqrt),
@@ -569,7 +586,7 @@ Q8 = Question(
         "kernelcourse.feature_space.mean_norm",
         "kernelcourse.feature_space.NoveltyBall",
     ),
-    reference=_far_point_distance, cases=_cases_far,
+    reference=_far_point_distance, cases=_cases_far, fixed_cases=fixed_draw(_cases_far, 310),
     diagnoses=[
         Diagnosis("no k(x, x)", "far away only the cross terms k(x, x_i) vanish; k(x, x) stays 1 "
                   "for the Gaussian kernel", lambda K: float(np.sqrt(np.mean(K)))),
@@ -647,6 +664,19 @@ def _lambda_side(side):
     return detect
 
 
+def _lambda_below(bound):
+    def detect(answer, case):
+        lam = _as_lambda(answer)
+        return 0 < lam <= bound and not _meets_target(answer, case)
+    return detect
+
+
+def _too_small(K_train, y_train, K_val, y_val, target):
+    """A third of the smallest grid lambda that meets the target: too small, yet not tiny."""
+    errors = np.array([_val_mse(K_train, y_train, K_val, y_val, lam) for lam in _LAMBDA_GRID])
+    return float(_LAMBDA_GRID[errors <= target].min() / 3)
+
+
 def _by_training_error(K_train, y_train, K_val, y_val, target):
     errors = [np.mean((K_train @ dual_ridge(K_train, y_train, lam) - y_train) ** 2)
               for lam in _LAMBDA_GRID]
@@ -662,15 +692,21 @@ Q9 = Question(
         "kernelcourse.ridge.KernelRidge",
         "kernelcourse.dual.map_linear_dual",
     ),
-    reference=_best_lambda, cases=_cases_lambda, compare_reference=False,
+    reference=_best_lambda, cases=_cases_lambda,
+    fixed_cases=fixed_draw(_cases_lambda, 311),
+    compare_reference=False,
     properties=[Property("target", _meets_target,
                          "kernel ridge regression with this lambda must reach a validation "
                          "mean squared error at most the target (lambda > 0)")],
     diagnoses=[
+        Diagnosis("training error", "a lambda this small fits the noise of the training points "
+                  "(overfitting). If you chose it by the training error: that error only falls as "
+                  "lambda shrinks, so it always picks the smallest lambda tried; judge each lambda "
+                  "by its error on the validation points", _by_training_error,
+                  detect=_lambda_below(1e-5)),
         Diagnosis("too small", "your lambda is too small: the fit follows the noise of the "
-                  "training points (overfitting). Choosing lambda by the training error always "
-                  "ends there; compare validation errors instead", _by_training_error,
-                  detect=_lambda_side("small")),
+                  "training points (overfitting); compare the validation errors of lambdas over "
+                  "several orders of magnitude", _too_small, detect=_lambda_side("small")),
         Diagnosis("too large", "your lambda is too large: the fit is damped towards zero "
                   "(underfitting); more regularisation does not always generalise better",
                   lambda K, y, Kv, yv, target: 1e4, detect=_lambda_side("large")),
@@ -723,6 +759,15 @@ def _new_cross_grand(K_new, K_new_train, K_train):
     return _new_no_grand(K_new, K_new_train, K_train) + K_new_train.mean()
 
 
+def _new_one_side(K_new, K_new_train, K_train):
+    r = K_new_train.mean(axis=1)
+    return K_new - r[:, None] - K_new.mean(axis=0, keepdims=True) + K_new.mean()
+
+
+def _new_own_grand(K_new, K_new_train, K_train):
+    return _new_no_grand(K_new, K_new_train, K_train) + K_new.mean()
+
+
 Q10 = Question(
     id="ex3.q10", title="fix: centring the new points' Gram matrix", function="center_new_gram",
     points=2, kind="fix", section="3.7",
@@ -732,6 +777,7 @@ Q10 = Question(
         "kernelcourse.feature_space.GramCenterer",
     ),
     reference=_center_new_gram, cases=_cases_center_new,
+    fixed_cases=fixed_draw(_cases_center_new, 312),
     diagnoses=[
         Diagnosis("own mean", "the bug is still there: the new points are centred on their own "
                   "mean; the origin must move to the TRAINING mean phi_S, whatever points are "
@@ -743,6 +789,12 @@ Q10 = Question(
         Diagnosis("mean of the cross block", "you added the mean of K_new_train, which is "
                   "<mean of the new phi(x), phi_S>; the last term is ||phi_S||^2, the mean of "
                   "K_train", _new_cross_grand),
+        Diagnosis("one side fixed", "you moved the rows to the training mean but left the "
+                  "columns on the new points' own mean: both middle terms are <phi(x), phi_S>, "
+                  "from the rows of K_new_train", _new_one_side),
+        Diagnosis("own grand mean", "the middle terms are right, but the last one is still the "
+                  "new points' own mean K_new.mean(); it must be ||phi_S||^2, a mean over the "
+                  "training points", _new_own_grand),
     ],
     hints=("which mean does the given function subtract? The origin must move to the mean of the "
            "training points, so every term must involve training points",
@@ -779,6 +831,13 @@ def _cases_sizes(rng):
     return cases
 
 
+def _extreme_sizes():
+    """The ends of the stated range: 5 <= m_min <= 1000, 0 <= p <= 10^7."""
+    return [Case((5, 0), label="at least 5 examples, no predictions"),
+            Case((5, 5000), label="at least 5 examples, 5000 predictions"),
+            Case((1000, 10 ** 7), label="at least 1000 examples, 10^7 predictions")]
+
+
 def _sizes(answer):
     """(m, n) as Python ints, or None when the answer is not two whole numbers."""
     try:
@@ -806,7 +865,8 @@ def _dual_is_cheaper(answer, case):
 def _sizes_detect(test):
     def detect(answer, case):
         sizes = _sizes(answer)
-        return sizes is not None and not _dual_is_cheaper(answer, case) and test(*sizes, *case.args)
+        return (sizes is not None and sizes[1] >= 1 and not _dual_is_cheaper(answer, case)
+                and test(*sizes, *case.args))
     return detect
 
 
@@ -814,7 +874,8 @@ Q11 = Question(
     id="ex3.q11", title="when is the dual cheaper?", function="dual_cheaper_sizes", points=2,
     forbidden=("kernelcourse.dual.kernel_trick_costs",),
     kind="witness", section="3.2",
-    reference=_dual_cheaper_sizes, cases=_cases_sizes, compare_reference=False,
+    reference=_dual_cheaper_sizes, cases=_cases_sizes,
+    fixed_cases=fixed_draw(_cases_sizes, 313, extra=_extreme_sizes), compare_reference=False,
     properties=[Property("cheaper", _dual_is_cheaper,
                          "return two whole numbers (m, n), m >= m_min, for which the dual's "
                          "operation count is smaller than the primal's")],
@@ -869,23 +930,24 @@ QUIZ = {
 _QUIZ_RIGHT = {"centering": "b", "dimension": "b", "system": "b", "normalise": "a"}
 _QUIZ_WRONG = {
     ("centering", "a"): ("centering moves distances", "a translation keeps every distance: "
-                         "(phi(x) - phi_S) - (phi(z) - phi_S) = phi(x) - phi(z); what changes are "
-                         "the inner products (the trace drops by m ||phi_S||^2, 3.7)"),
-    ("centering", "c"): ("centering changes nothing", "inner products depend on the origin: "
-                         "the centred Gram matrix differs from K (its entries sum to zero), and "
-                         "methods that use K directly give other results"),
-    ("dimension", "a"): ("bound grows with dimension", "R^2 / gamma^2 has no dimension in it: "
-                         "3.11 runs data in 2 to 2000 dimensions with the same bound"),
+                         "(phi(x) - phi_S) - (phi(z) - phi_S) = phi(x) - phi(z)"),
+    ("centering", "c"): ("centering changes nothing", "kernel methods compute with inner "
+                         "products: expand <phi(x) - phi_S, phi(z) - phi_S> and compare it with "
+                         "<phi(x), phi(z)> (3.7)"),
+    ("dimension", "a"): ("bound grows with dimension", "write Novikoff's bound down (3.11) "
+                         "and look for the dimension in it; 3.11 runs data in 2 to 2000 "
+                         "dimensions"),
     ("dimension", "c"): ("infinite dimensions break the bound", "the proof uses inner products "
                          "only, so it holds in any inner-product space; for the Gaussian kernel "
                          "R = 1"),
-    ("system", "a"): ("primal in feature space", "M x M is the primal in feature space; the "
-                      "dual never forms phi and solves (K + lam I) alpha = y with the m x m Gram "
-                      "matrix (3.2-3.3)"),
-    ("system", "c"): ("input dimension", "the number of input features only sets the cost of "
-                      "each kernel value; the dual's unknowns are one alpha_i per example"),
-    ("normalise", "b"): ("normalising the Gaussian", "the Gaussian already has k(x, x) = 1, so "
-                         "the divisor is 1 and nothing changes"),
+    ("system", "a"): ("primal in feature space", "M x M is the system of the primal in "
+                      "feature space, which kernel ridge regression never forms: count the "
+                      "unknowns of the dual (3.2-3.3)"),
+    ("system", "c"): ("input dimension", "the number of input features only sets the cost "
+                      "of each kernel value, not the size of the system: count the unknowns of "
+                      "the dual"),
+    ("normalise", "b"): ("normalising the Gaussian", "compute the divisor sqrt(k(x, x) k(z, z)) "
+                         "for the Gaussian kernel: what is k(x, x)?"),
     ("normalise", "c"): ("normalising breaks PSD", "normalising is a construction (3.6): it "
                          "rescales each feature vector to unit length and keeps the kernel a "
                          "kernel"),

@@ -1,0 +1,165 @@
+"""Verdicts that do not depend on luck, for every question of the registry.
+
+* every diagnosis's ``mistake``, run as the answer under 20 seeds, fails a fixed case in each,
+  with identical points, and is named by its own diagnosis, beside a case where it shows;
+* the reference passes every fixed case (and every question has some);
+* the scoring core: :func:`credit`, honest forms of an answer (letters, NumPy booleans and
+  integers), numbers printed to the tolerance, inputs that reproduce the case.
+
+Parametrised by question id, so ``-k ex4`` selects a set. The sets listed in
+:data:`PENDING_FIXED` do not have fixed cases yet: their tests are expected to fail until the
+helper adding them removes the set from the list.
+"""
+import numpy as np
+import pytest
+
+from kernelcourse.grading import (Case, Diagnosis, Question, case_inputs, credit, evaluate,
+                                  format_value, transport, values_match)
+from kernelcourse.grading.questions import all_questions
+from kernelcourse.grading.verdicts import mistake_verdicts, verdict_table
+
+#: sets whose questions do not have fixed cases yet (each helper removes its own)
+PENDING_FIXED = {"ex4", "l4", "ex5", "l5", "ex6", "l6", "ex7", "l7"}
+
+QUESTIONS = all_questions()
+SEEDS = range(20)
+
+
+def _marks(qid):
+    if QUESTIONS[qid].set_name in PENDING_FIXED:
+        return [pytest.mark.xfail(reason=f"{qid}: fixed cases not written yet", strict=False)]
+    return []
+
+
+QIDS = [pytest.param(qid, id=qid, marks=_marks(qid)) for qid in QUESTIONS]
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_every_mistake_fails_with_the_same_points_in_every_seed(qid):
+    q = QUESTIONS[qid]
+    problems = []
+    for row in mistake_verdicts(q, SEEDS):
+        if not all(row.failed):
+            problems.append(f"'{row.diagnosis}' passes in seeds "
+                            f"{[s for s, f in zip(SEEDS, row.failed) if not f]}")
+        if not all(row.fixed_failed):
+            problems.append(f"'{row.diagnosis}' passes every fixed case in seeds "
+                            f"{[s for s, f in zip(SEEDS, row.fixed_failed) if not f]}")
+        if not row.deterministic:
+            problems.append(f"'{row.diagnosis}' earns {row.points}")
+        wrong = {s: n for s, n in zip(SEEDS, row.named) if n != row.diagnosis}
+        if wrong:
+            problems.append(f"'{row.diagnosis}' named {wrong}")
+    assert not problems, f"{qid}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_the_reference_passes_every_fixed_case(qid):
+    q = QUESTIONS[qid]
+    fixed = q.make_fixed_cases() + [c for c in q.make_cases(0) if c.fixed and not
+                                    any(c is f for f in q.make_fixed_cases())]
+    assert fixed, f"{qid}: no fixed case"
+    for seed in (0, 1):
+        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
+        assert result.n_fixed > 0 and result.fixed_passed == result.n_fixed, result.line()
+        assert result.status == "passed" and result.points == pytest.approx(q.points)
+
+
+@pytest.mark.parametrize("qid", QIDS)
+def test_the_diagnosis_is_shown_beside_a_case_where_its_mistake_shows(qid):
+    """The case reported with a diagnosis is one where the answer agrees with that mistake."""
+    q = QUESTIONS[qid]
+    for d in q.diagnoses:
+        result = evaluate(q, d.mistake, 5, detect_shortcuts=False)
+        if result.diagnosis is None or result.diagnosis.behaviour is not None:
+            continue            # a behaviour shows in how the answer ran, not in its value
+        number = int(result.detail.split("case ", 1)[1].split(" ", 1)[0])
+        case = q.make_cases(5)[number - 1]
+        args, kwargs = case.copied()
+        actual = d.mistake(*args, **kwargs)
+        actual = transport.roundtrip(actual)
+        expected = q.expected(case)
+        actual, _ = q.conform(actual, expected)
+        assert not q.judge(actual, expected, case)[0], f"{qid}: '{d.name}' shown beside a passing case"
+        assert result.diagnosis.agrees(actual, case, expected, q.rtol, q.atol, {}), \
+            f"{qid}: '{result.diagnosis.name}' shown beside case {number}, where it does not show"
+
+
+# --------------------------------------------------------------------- the scoring core
+def test_credit_is_the_share_of_fixed_cases_and_drawn_cases_only_find_more():
+    assert credit(3, [True, True, True], [True, True]) == 3
+    assert credit(3, [True, False, True], [True, True]) == 2
+    assert credit(3, [True, False, True], [False, False]) == 2     # drawn cases change nothing
+    assert credit(3, [True, True, True], [True, False]) == 2       # ... but can take full marks
+    assert credit(2, [], [True, False, True, True]) == 1.5          # no fixed case: all cases
+
+
+def _toy(fixed=True):
+    def reference(x):
+        return round(x * 10) / 10 if x >= 0 else 0.0
+
+    return Question(id="toy.q9", title="toy", function="f", points=2, reference=reference,
+                    cases=lambda rng: [Case((float(rng.uniform(0, 1)),), label="x drawn")],
+                    fixed_cases=(lambda: [Case((0.25,), label="x = 0.25"),
+                                          Case((-1.0,), label="x = -1")]) if fixed else None,
+                    diagnoses=[Diagnosis("no clip", "negative x gives 0", lambda x: round(x * 10) / 10)])
+
+
+def test_the_same_wrong_answer_earns_the_same_points_in_every_seed():
+    q = _toy()
+    # right on the fixed cases, wrong on some drawn ones: loses one share when a drawn case fails
+    floor = lambda x: np.floor(x * 10) / 10 if x >= 0 else 0.0          # noqa: E731
+    points = {evaluate(q, floor, s).points for s in range(20)}
+    assert points <= {1.0, 2.0}
+    # wrong on a fixed case: the same points whatever the drawn cases say
+    results = [evaluate(q, q.diagnoses[0].mistake, s) for s in range(20)]
+    assert {r.points for r in results} == {1.0}
+    assert all(r.diagnosis is q.diagnoses[0] for r in results)
+    assert "On case 2 (fixed, x = -1)" in results[0].line()
+
+
+def test_honest_answers_count_as_the_type_asked():
+    assert values_match(np.array(False), False) == (True, "")
+    assert values_match(np.bool_(True), True)[0]
+    assert not values_match(np.array(True), False)[0]
+    assert values_match(np.int64(7), 7)[0] and values_match(np.array(7), 7)[0]
+    for letter in ("C", " c", "c\n", "C "):
+        assert values_match(letter, "c")[0], letter
+    assert not values_match("b", "c")[0] and not values_match("cc", "c")[0]
+
+
+def test_numbers_print_to_the_tolerance_and_never_alike_when_they_differ():
+    assert format_value(1.04083e-17, atol=1e-9) == "0"
+    assert format_value(np.array([1e-17, 0.5]), atol=1e-9) == "[0., 0.5]"
+    q = Question(id="toy.q8", title="toy", function="f", points=1,
+                 reference=lambda x: 0.1 + 0.2 - 0.3, cases=lambda rng: [Case((1.0,), label="x")],
+                 diagnoses=[Diagnosis("d", "m", lambda x: 1.0)])
+    line = evaluate(q, lambda x: 1e-3, 0).line()
+    assert "expected 0, got 0.001" in line
+    q.rtol, q.atol = 0.0, 0.0
+    line = evaluate(q, lambda x: 5.551115123125784e-17 + 1e-30, 0).line()
+    assert "expected 5.551115123125783e-17, got" in line or "expected 5.55112e-17" in line
+
+
+def test_the_failing_case_can_be_reproduced_in_full():
+    q = QUESTIONS["l1.cp1"]
+    result = evaluate(q, q.diagnoses[1].mistake, 3, detect_shortcuts=False)
+    line = result.line()
+    assert "..." not in result.inputs
+    assert "case_inputs('l1.cp1', " in line
+    number = int(result.detail.split("case ", 1)[1].split(" ", 1)[0])
+    args, _ = case_inputs("l1.cp1", number, seed=3, show=False)
+    assert np.array_equal(args[0], q.make_cases(3)[number - 1].args[0])
+
+
+def test_a_label_that_states_the_inputs_is_not_repeated():
+    q = QUESTIONS["ex1.q2"]
+    line = evaluate(q, q.diagnoses[0].mistake, 0, detect_shortcuts=False).line()
+    assert "Inputs:" not in line and "(d=" not in line.split("):")[-1]
+
+
+def test_the_table_command_prints_one_row_per_diagnosis():
+    text = verdict_table({"l1"}, range(3))
+    assert text.count("\nl1.") == sum(len(q.diagnoses) for q in QUESTIONS.values()
+                                       if q.set_name == "l1")
+    assert "in all 3" in text
