@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kernelcourse.grading import all_questions, evaluate  # noqa: E402
+from kernelcourse.grading.questions import import_errors  # noqa: E402
 from kernelcourse.grading.scoring import score  # noqa: E402
 from kernelcourse.grading.running import run_answer  # noqa: E402
 
@@ -54,7 +55,9 @@ def main(argv=None) -> int:
     parser.add_argument("--seeds", type=int, default=20)
     args = parser.parse_args(argv)
     seeds = range(args.seeds)
-    bad = 0
+    bad = len(import_errors())
+    for module, error in import_errors().items():
+        print(f"module {module} does not import: {error}")
     print(f"{'set':5} {'question':9} {'diagnosis':34} {'points (' + str(args.seeds) + ' seeds)':22} verdict")
     for q in all_questions().values():
         if q.set_name not in args.sets:
