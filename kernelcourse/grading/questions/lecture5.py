@@ -193,10 +193,19 @@ def _cases_inner(rng):
     return cases
 
 
+def _fixed_inner():
+    """A seeded draw, and f, g with as many bumps each on near centres and a small gamma (there
+    K(X, X) is far from I, so pairing f's centres with themselves shows)."""
+    near = Case((np.array([1.0, -2.0, 0.5]), np.array([[0.0], [0.5], [1.0]]),
+                 np.array([0.7, 1.1, -0.4]), np.array([[0.2], [0.9], [1.5]]), 0.5),
+                label="f and g with 3 bumps each on the line, near centres, gamma=0.5")
+    return _fixed(_cases_inner)() + [near]
+
+
 Q2 = Question(
     id="ex5.q2", title="the RKHS inner product", function="rkhs_inner", points=2,
     forbidden=("kernelcourse.rkhs.RKHSFunction",),
-    reference=_rkhs_inner, cases=_cases_inner, fixed_cases=_fixed(_cases_inner),
+    reference=_rkhs_inner, cases=_cases_inner, fixed_cases=_fixed_inner,
     diagnoses=[
         Diagnosis("coefficients only", "<f, g> is not alpha . beta: each pair of bumps is weighted by "
                   "K(x_i, z_j)", lambda alpha, X, beta, Z, gamma: float(alpha @ beta)),
