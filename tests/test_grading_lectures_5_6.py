@@ -108,7 +108,8 @@ def test_the_choice_questions_give_partial_credit_per_statement():
     wrong_twice = {"all landmarks": False, "fast decay": True, "chunks": False,
                    "new mean": False, "memory": True}
     result = evaluate(q, lambda statement: wrong_twice[statement], 0)
-    assert result.n_passed == 3 and result.points == pytest.approx(1.2)
+    # every statement is a fixed case (and drawn again, in an order of the seed's): 3 of 5 right
+    assert result.n_passed * 5 == 3 * result.n_cases and result.points == pytest.approx(1.2)
 
 
 @pytest.mark.parametrize("qid", ["ex5.q9", "ex6.q9"])

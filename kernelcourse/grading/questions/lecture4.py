@@ -66,6 +66,12 @@ def _gram(rng, n, d):
     return X, k, k(X)
 
 
+def _fixed(cases, seed=20260):
+    """Fixed cases: ``cases`` drawn once with a seed of the question's own, the same in every run
+    (each of them shows every named mistake: the mistakes fail on every draw)."""
+    return lambda: cases(np.random.default_rng(seed))
+
+
 def _pm1(rng, n):
     y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
     y[0], y[-1] = 1.0, -1.0                      # both classes present
@@ -95,7 +101,7 @@ CP1 = Question(
         "kernelcourse.ridge.KernelRidge",
         "kernelcourse.dual.MAPRegression",
     ),
-    reference=map_linear_dual, cases=_cases_dual,
+    reference=map_linear_dual, cases=_cases_dual, fixed_cases=_fixed(_cases_dual),
     diagnoses=[
         Diagnosis("ratio inverted", "the ratio is inverted: the prior adds sigma^2 / lam^2 "
                   "(noise variance over prior variance) to the diagonal, not lam^2 / sigma^2",
@@ -138,7 +144,7 @@ CP2 = Question(
         "kernelcourse.features.quadratic_map",
         "kernelcourse.features.polynomial_map",
     ),
-    reference=_lecture_map, cases=_cases_map2,
+    reference=_lecture_map, cases=_cases_map2, fixed_cases=_fixed(_cases_map2),
     diagnoses=[
         Diagnosis("no sqrt 2", "the middle feature is sqrt(2) x1 x2: (x.z)^2 has the cross term "
                   "2 x1 z1 x2 z2, shared as sqrt(2) x1 x2 times sqrt(2) z1 z2",
@@ -178,6 +184,7 @@ Q1 = Question(
         "kernelcourse.dual.MAPRegression",
     ),
     points=2, reference=map_linear_alpha, cases=_cases_residual,
+    fixed_cases=_fixed(_cases_residual),
     diagnoses=[
         Diagnosis("ratio inverted", "the factor is lam^2 / sigma^2 (prior variance over noise "
                   "variance), not sigma^2 / lam^2",
@@ -217,6 +224,7 @@ Q2 = Question(
     id="ex4.q2", title="the dual view of logistic regression", function="logistic_alpha",
     forbidden=("kernelcourse.dual.map_logistic_alpha", "kernelcourse.dual.logistic_probability",),
     points=2, reference=map_logistic_alpha, cases=_cases_logistic,
+    fixed_cases=_fixed(_cases_logistic),
     diagnoses=[
         Diagnosis("P not 1 - P", "the weight is 1 - P(y_i | x_i, w), the probability of the "
                   "*wrong* label: well explained examples weigh little",
@@ -265,6 +273,7 @@ Q3 = Question(
         "kernelcourse.dual.MAPRegression",
     ),
     reference=_dual_prediction, cases=_cases_prediction,
+    fixed_cases=_fixed(_cases_prediction),
     diagnoses=[
         Diagnosis("ratio inverted", "the diagonal gets sigma^2 / lam^2, not lam^2 / sigma^2",
                   lambda K, y, K_test, sigma, lam: K_test @ _solve(K, y, lam ** 2 / sigma ** 2)),
@@ -333,6 +342,7 @@ Q4 = Question(
         "kernelcourse.features.polynomial_map",
     ),
     points=3, reference=_quadratic_features, cases=_cases_quadratic, compare_reference=False,
+    fixed_cases=_fixed(_cases_quadratic),
     properties=[
         Property("shape", lambda Phi, case: np.shape(Phi) == (len(case.args[0]),
                  feature_dim_homogeneous(case.args[0].shape[1], 2)),
@@ -369,13 +379,20 @@ def _cases_count(rng):
     return [Case((m, p), label=f"m={m}, p={p}") for m, p in pairs]
 
 
+def _fixed_count():
+    """The lecture's m = p = 2, and the corners where the wrong counts part: p = 1 (every count
+    but C(m + p, p) gives m), m = 1 (one monomial x^p; C(1, p) = 0)."""
+    pairs = [(2, 2), (5, 3), (10, 2), (1, 3), (4, 1), (3, 4)]
+    return [Case((m, p), label=f"m={m}, p={p}") for m, p in pairs]
+
+
 Q5 = Question(
     id="ex4.q5", title="how many features has (x.z)^p", function="poly_feature_count", points=1,
     forbidden=(
         "kernelcourse.features.feature_dim_homogeneous",
         "kernelcourse.features.feature_dim_polynomial",
     ),
-    reference=feature_dim_homogeneous, cases=_cases_count,
+    reference=feature_dim_homogeneous, cases=_cases_count, fixed_cases=_fixed_count,
     diagnoses=[
         Diagnosis("ordered", "m^p counts ordered products (x1 x2 and x2 x1 apart); the features "
                   "are the distinct monomials of degree p", lambda m, p: m ** p),
@@ -414,10 +431,18 @@ def _cases_sets(rng):
     return cases
 
 
+def _fixed_sets():
+    """Empty sets (exp(0) = 1), equal sets, disjoint sets and an overlap with a difference."""
+    S = [{0, 1, 2}, set(), {3, 4}]
+    T = [{1, 2, 5}, set(), {0, 1, 2}, {6}]
+    return [Case((S, T), label="S = [{0, 1, 2}, {}, {3, 4}], T = [{1, 2, 5}, {}, {0, 1, 2}, {6}]"),
+            Case(([{7}], [{7}, set()]), label="S = [{7}], T = [{7}, {}]")]
+
+
 Q6 = Question(
     id="ex4.q6", title="a kernel on sets", function="set_kernel", points=2,
     forbidden=("kernelcourse.kernels.SetKernel",),
-    reference=_set_kernel, cases=_cases_sets,
+    reference=_set_kernel, cases=_cases_sets, fixed_cases=_fixed_sets,
     diagnoses=[
         Diagnosis("union", "the kernel counts the shared elements, |S n T| (s & t), not the union",
                   lambda S, T: np.array([[math.exp(len(s | t)) for t in T] for s in S])),
@@ -523,6 +548,7 @@ Q7 = Question(
         "kernelcourse.kernels.min_eigenvalue",
     ),
     reference=_kernel_or_witness, cases=_cases_candidates, compare_reference=False,
+    fixed_cases=lambda: [Case((name,), label=f"{name} = {CANDIDATES[name]}") for name in CANDIDATES],
     properties=[
         Property("verdict", _verdict_right, "return None exactly when the function is a kernel "
                  "(built from x.z by the construction rules); otherwise return a small data set "
@@ -586,25 +612,25 @@ QUIZ = {
 # ... the right options, and the misconception behind each wrong one
 _QUIZ_RIGHT = {"sum": "a", "difference": "c", "product": "a", "count": "a"}
 _QUIZ_WRONG = {
-    ("sum", "b"): ("sum needs related kernels", "rule 3 asks nothing of how k1 and k2 relate: "
-                   "z^T (K1 + K2) z = z^T K1 z + z^T K2 z >= 0 for any two kernels"),
-    ("sum", "c"): ("sum breaks PSD", "a sum of two non-negative quadratic forms is "
-                   "non-negative: the sum of two kernels is always a kernel (rule 3)"),
-    ("difference", "a"): ("difference always a kernel", "subtraction is not a rule: with "
-                          "k2 = 2 k1 the difference is -k1, and k(x, x) < 0"),
+    ("sum", "b"): ("sum needs related kernels", "z^T (K1 + K2) z = z^T K1 z + z^T K2 z: does "
+                   "either term on the right need k2 to be a multiple of k1 to be >= 0?"),
+    ("sum", "c"): ("sum breaks PSD", "write z^T (K1 + K2) z as z^T K1 z + z^T K2 z; what sign "
+                   "does each term have when k1 and k2 are kernels (rule 3)?"),
+    ("difference", "a"): ("difference always a kernel", "subtraction is no rule of 4.5: try "
+                          "k2 = 2 k1, where the difference is -k1 and k(x, x) < 0"),
     ("difference", "b"): ("difference never a kernel", "'not a rule' does not mean 'never a "
-                          "kernel': 2 k - k = k is one. The rules only promise, they do not "
-                          "forbid"),
+                          "kernel': look at 2 k - k. The rules only promise, they do not forbid"),
     ("product", "b"): ("matrix product", "the Gram matrix of k1 k2 is the ELEMENTWISE (Schur) "
-                       "product K1 * K2, not the matrix product K1 @ K2; the Schur product of PSD "
-                       "matrices is PSD (rule 4)"),
-    ("product", "c"): ("product needs equal kernels", "rule 4 holds for any two kernels: the "
-                       "features of k1 k2 are all products of a feature of k1 with one of k2"),
+                       "product K1 * K2, not the matrix product K1 @ K2; what does rule 4 say "
+                       "about the Schur product of PSD matrices?"),
+    ("product", "c"): ("product needs equal kernels", "rule 4 asks nothing of how k1 and k2 "
+                       "relate: the features of k1 k2 are the products of a feature of k1 with "
+                       "one of k2, whatever the two kernels are"),
     ("count", "b"): ("ordered products", "m^p counts x1 x2 and x2 x1 apart; the map merges "
-                     "equal monomials into one feature (the sqrt(2) of 4.4), so M is the number "
-                     "of multisets, C(m + p - 1, p)"),
+                     "equal monomials into one feature (the sqrt(2) of 4.4): count the monomials "
+                     "of degree p once each, on m = p = 2 first (3 features)"),
     ("count", "c"): ("all degrees", "C(m + p, p) counts the monomials of every degree up to p: "
-                     "the features of (x.z + 1)^p; (x.z)^p has those of degree exactly p"),
+                     "the features of (x.z + 1)^p; which degrees does (x.z)^p hold?"),
 }
 
 
@@ -612,6 +638,7 @@ Q8 = Question(
     id="ex4.q8", title="sums, differences, products, counts", function="kernel_rules_quiz",
     points=2, kind="choice", section="4.5",
     **choice_parts(_QUIZ_RIGHT, _QUIZ_WRONG, label=lambda name: f"{name}: {QUIZ[name][0]} ..."),
+    fixed_cases=lambda: [Case((name,), label=f"{name}: {QUIZ[name][0]} ...") for name in QUIZ],
     hints=("for each statement ask: does every Gram matrix stay PSD? A counterexample settles "
            "'not always', a rule of 4.5 settles 'always'",
            "write the Gram matrix of the combination in terms of K1 and K2 (a sum, a "
@@ -716,6 +743,7 @@ Q9 = Question(
         "kernelcourse.kernels.min_eigenvalue",
     ),
     reference=_non_psd_points, cases=_cases_broken, compare_reference=False,
+    fixed_cases=_fixed(_cases_broken),
     properties=[Property("negative eigenvalue", _negative_eigenvalue,
                          "return an (n, d) array of points (n <= 5, d <= 3, d = 2 for bilinear) "
                          "whose Gram matrix has a negative eigenvalue")],
@@ -729,6 +757,11 @@ Q9 = Question(
                   "eigenvalue, never a negative one); use two DIFFERENT points",
                   _broken_mistake("difference", lambda a: np.array([[0.5], [0.5]])),
                   detect=_fails_on("difference", _repeated_rows)),
+        Diagnosis("sigmoid far from 0", "tanh(x.x + a) is negative only where ||x||^2 < -a; a "
+                  "point as long as yours gives k(x, x) > 0, but x = 0 (or any short x) gives "
+                  "k(x, x) = tanh(a) < 0",
+                  _broken_mistake("sigmoid", lambda a: np.array([[1.0, 1.0]])),
+                  detect=_fails_on("sigmoid", lambda X, a: len(X) == 1)),
         Diagnosis("wrong direction", "x^T A x is negative only along a direction where A has a "
                   "negative eigenvalue: for A = [[1, a], [a, 1]] the eigenvalues are 1 + a "
                   "along (1, 1) and 1 - a along (1, -1)",
@@ -749,25 +782,52 @@ def _direction_kernel(X, Z):
     return (X @ Z.T) / np.outer(np.linalg.norm(X, axis=1), np.linalg.norm(Z, axis=1))
 
 
+def _direction_case(U, c, label):
+    """X = U; Z = c_i U[i] (so Z[:n] points as X does, c_0 = 1) and one point opposite to U[0]."""
+    U = np.asarray(U, float)
+    Z = np.vstack([np.asarray(c, float)[:, None] * U, -1.5 * U[:1]])
+    return Case((U, np.round(Z, 6)), label=label)
+
+
+def _fixed_directions():
+    half = np.arange(8) * np.pi / 8                    # 8 directions, no two opposite
+    lengths = np.array([1.0, 2.0, 0.5, 3.0, 1.5, 0.8, 2.2, 4.0])
+    U1 = np.round(lengths[:, None] * np.c_[np.cos(half), np.sin(half)], 6)
+    full = np.arange(8) * np.pi / 4                    # 8 directions in four opposite pairs
+    U2 = np.round(np.c_[np.cos(full), np.sin(full)] * lengths[::-1, None], 6)
+    u, v, w = np.array([1.0, 2.0, -1.0]), np.array([0.5, -1.0, 2.0]), np.array([-2.0, 0.3, 0.4])
+    U3 = np.array([u, -0.7 * u, 2.5 * u, v, w, -v])   # opposite and same directions in X itself
+    return [
+        _direction_case(U1, [1, 2, 0.5, 3, 1.5, 0.8, 2.2, 4], "8 directions on a half circle "
+                        "(a PSD test on 8 points), Z[i] = c_i X[i] and Z[8] = -1.5 X[0]"),
+        _direction_case(U2, [1, 0.5, 2, 0.25, 3, 1.5, 0.7, 5], "8 directions in opposite pairs "
+                        "x, -x, Z[i] = c_i X[i] and Z[8] = -1.5 X[0]"),
+        _direction_case(U3, [1, 2, 0.4, 3, 0.5, 1.7], "X holds x, -0.7 x, 2.5 x in 3-D: opposite "
+                        "and equal directions among the points themselves"),
+    ]
+
+
 def _cases_directions(rng):
     cases = []
-    for n, d in [(4, 2), (5, 3)]:
-        X = np.round(rng.normal(size=(n, d)), 3)
-        cases.append(Case((X, X.copy()), label=f"Z = X, {n} points in {d}-D"))
-        c = np.round(rng.uniform(0.2, 5.0, size=(n, 1)), 2)
-        cases.append(Case((X, c * X),
-                          label=f"Z[i] = c_i X[i] with c = {c[:, 0].tolist()}"))
-    X = np.round(rng.normal(size=(3, 3)), 3)
-    cases.append(Case((X, np.round(rng.normal(size=(4, 3)), 3)), label="X and Z unrelated"))
+    for n, d in [(5, 2), (6, 3)]:
+        U = np.round(rng.normal(size=(n, d)), 3)
+        U[1] = -np.round(rng.uniform(0.3, 3.0), 2) * U[0]          # an opposite direction
+        U[2] = np.round(rng.uniform(1.5, 3.0), 2) * U[0]            # the same direction, longer
+        c = np.round(rng.uniform(0.2, 5.0, size=n), 2)
+        c[0], c[1:][np.abs(c[1:] - 1) < 0.1] = 1.0, 1.5             # Z[0] = X[0], no other c of 1
+        cases.append(_direction_case(U, c, f"{n} points in {d}-D with x, -a x, b x among them; "
+                                           f"Z[i] = c_i X[i] with c = {c.tolist()}, Z[{n}] = -1.5 X[0]"))
     return cases
 
 
-def _same_directions(case):
-    """Whether Z[i] is a positive multiple of X[i] for every i (then K must be a Gram matrix)."""
+def _cosines(case):
     X, Z = (np.asarray(a, float) for a in case.args)
-    if X.shape != Z.shape:
-        return False
-    return bool(np.allclose(_direction_kernel(X, Z).diagonal(), 1.0, rtol=0, atol=1e-9))
+    return _direction_kernel(X, Z)
+
+
+def _same_way(case):
+    """(i, j) where Z[j] is a positive multiple of X[i]: there k must be 1."""
+    return _cosines(case) > 1 - 1e-9
 
 
 def _dir_shape(K, case):
@@ -779,20 +839,19 @@ def _dir_bounded(K, case):
 
 
 def _dir_gram(K, case):
-    if not _same_directions(case):
-        return True
-    K = np.asarray(K, float)
-    if not np.allclose(np.diag(K), 1.0, rtol=0, atol=1e-5) or not np.allclose(K, K.T, atol=1e-5):
-        return False
-    return float(np.linalg.eigvalsh((K + K.T) / 2)[0]) >= -1e-5 * len(K)
+    """The first n columns (Z[i] = c_i X[i]) hold the Gram matrix of X: symmetric and PSD."""
+    n = len(case.args[0])
+    B = np.asarray(K, float)[:, :n]
+    return bool(np.allclose(B, B.T, atol=1e-5)
+                and np.linalg.eigvalsh((B + B.T) / 2)[0] >= -1e-5 * n)
+
+
+def _dir_same_way(K, case):
+    return bool(np.all(np.abs(np.asarray(K, float)[_same_way(case)] - 1) <= 1e-5))
 
 
 def _dir_tells_apart(K, case):
-    if not _same_directions(case):
-        return True
-    K = np.asarray(K, float)
-    off = K[~np.eye(len(K), dtype=bool)]
-    return bool(np.all(off < 1 - 1e-4))
+    return bool(np.all(np.asarray(K, float)[~_same_way(case)] < 1 - 1e-4))
 
 
 def _one_side(X, Z):
@@ -810,6 +869,14 @@ def _gaussian(X, Z):
     return np.exp(-np.sum((X[:, None, :] - Z[None, :, :]) ** 2, axis=-1))
 
 
+def _squared_cosine(X, Z):
+    return _direction_kernel(X, Z) ** 2
+
+
+def _absolute_cosine(X, Z):
+    return np.abs(_direction_kernel(X, Z))
+
+
 def _is(f):
     def detect(K, case):
         try:
@@ -821,13 +888,12 @@ def _is(f):
 
 
 def _sees_lengths(K, case):
-    """Unit diagonal where Z = X, below 1 where Z[i] = c_i X[i] with c_i != 1: a kernel of x - z."""
-    X, Z = (np.asarray(a, float) for a in case.args)
-    if not _same_directions(case) or np.allclose(X, Z):
+    """Positive, 1 at Z[0] = X[0], below 1 where Z[j] = c X[i] with c != 1: a kernel of x - z."""
+    K = np.asarray(K, float)
+    if not _dir_shape(K, case):
         return False
-    diag = np.diag(np.asarray(K, float))
-    return bool(np.all(np.asarray(K, float) > 0) and np.any(diag < 1 - 1e-4)
-                and np.all(diag[np.all(np.isclose(X, Z), axis=1)] > 1 - 1e-6))
+    same = _same_way(case)
+    return bool(np.all(K > 0) and abs(K[0, 0] - 1) < 1e-6 and np.any(K[same] < 1 - 1e-4))
 
 
 Q10 = Question(
@@ -838,16 +904,18 @@ Q10 = Question(
         "kernelcourse.feature_space.normalize_gram",
         "kernelcourse.feature_space.normalize_kernel_rows",
     ),
-    reference=_direction_kernel, cases=_cases_directions, compare_reference=False,
+    reference=_direction_kernel, cases=_cases_directions, fixed_cases=_fixed_directions,
+    compare_reference=False,
     properties=[
         Property("shape", _dir_shape, "return an array of shape (len(X), len(Z))"),
         Property("bounded", _dir_bounded, "a kernel with k(x, x) = 1 has |k(x, z)| <= 1 "
                  "(Cauchy-Schwarz); some entry is larger"),
-        Property("kernel", _dir_gram, "when every Z[i] points the same way as X[i], the result "
-                 "is the Gram matrix of X: it must be symmetric, PSD, with k(x, x) = 1 and "
-                 "k(x, c x) = 1 for c > 0"),
+        Property("same direction", _dir_same_way, "k(x, c x) must be 1 for every c > 0: x and "
+                 "c x point the same way; some such pair gets another value"),
+        Property("kernel", _dir_gram, "the columns of Z[i] = c_i X[i] hold the Gram matrix of X: "
+                 "it must be symmetric and PSD (no negative eigenvalue)"),
         Property("directions", _dir_tells_apart, "the kernel must tell directions apart: "
-                 "k(x, z) < 1 when x and z point different ways"),
+                 "k(x, z) < 1 whenever x and z point different ways, opposite ways included"),
     ],
     diagnoses=[
         Diagnosis("one side", "dividing by ||x||^2 (that is k(x, x)) normalises one argument "
@@ -856,10 +924,21 @@ Q10 = Question(
         Diagnosis("no square root", "dividing by k(x, x) k(z, z) leaves k(x, x) = 1 / ||x||^2; "
                   "normalising divides by the NORMS sqrt(k(x, x) k(z, z)) (3.6)",
                   _no_sqrt, detect=_is(_no_sqrt)),
+        Diagnosis("not normalised", "x.z grows with the lengths of x and z: k(x, 2 x) = 2 ||x||^2, "
+                  "not 1; normalise it (3.6)",
+                  lambda X, Z: np.asarray(X, float) @ np.asarray(Z, float).T,
+                  detect=_is(lambda X, Z: np.asarray(X, float) @ np.asarray(Z, float).T)),
         Diagnosis("sees lengths", "k(x, x) = 1 is not enough: x and c x point the same way, so "
                   "k(x, c x) must be 1 too. A kernel of x - z (such as the Gaussian) sees "
                   "lengths; normalise a kernel that scales with the length instead",
                   _gaussian, detect=_sees_lengths),
+        Diagnosis("squared cosine", "squaring the cosine forgets its sign: k(x, -x) = 1, so x and "
+                  "-x, which point opposite ways, look the same; use a kernel that keeps the sign",
+                  _squared_cosine, detect=_is(_squared_cosine)),
+        Diagnosis("absolute cosine", "|cos| is not built by the rules (no rule takes an absolute "
+                  "value), and it fails: on 8 directions of a circle its Gram matrix has a negative "
+                  "eigenvalue; it also gives k(x, -x) = 1. Keep the sign of the cosine",
+                  _absolute_cosine, detect=_is(_absolute_cosine)),
     ],
     hints=("which construction of 3.6 and 4.5 gives every point the value k(x, x) = 1? Apply it "
            "to a kernel for which k(c x, z) is a multiple of k(x, z)",
@@ -884,21 +963,34 @@ def _cases_gaussian(rng):
     return cases
 
 
-def _rules_with(f_div, middle_div, both_sides=True):
+def _rules_with(f_div, middle_div, both_sides=True, fz_div=None):
+    """f(x) exp(x.z / (middle_div sigma^2)) f(z), f(x) = exp(-||x||^2 / (f_div sigma^2)); f(z)
+    with ``fz_div`` when given, left out without ``both_sides``."""
+    fz_div = f_div if fz_div is None else fz_div
+
     def k(X, Z, sigma):
         X, Z = np.asarray(X, float), np.asarray(Z, float)
         f_X = np.exp(-np.sum(X ** 2, axis=1) / (f_div * sigma ** 2))
-        f_Z = np.exp(-np.sum(Z ** 2, axis=1) / (f_div * sigma ** 2)) if both_sides else 1.0
+        f_Z = np.exp(-np.sum(Z ** 2, axis=1) / (fz_div * sigma ** 2)) if both_sides else 1.0
         middle = np.exp(X @ Z.T / (middle_div * sigma ** 2))
         return f_X[:, None] * middle * np.broadcast_to(f_Z, (Z.shape[0],))[None, :]
     return k
+
+
+def _gives_one_of(*mistakes):
+    """For ``Diagnosis(detect=...)``: the answer's values are those of one of ``mistakes``."""
+    def detect(K, case):
+        K = np.asarray(K, float)
+        return any(K.shape == m(*case.args).shape and np.allclose(K, m(*case.args), rtol=1e-6,
+                                                                 atol=1e-12) for m in mistakes)
+    return detect
 
 
 Q11 = Question(
     id="ex4.q11", title="fix: the Gaussian kernel from the rules", function="gaussian_by_rules",
     points=2, kind="fix", section="4.5",
     forbidden=("kernelcourse.kernels.RBF", "kernelcourse.kernels.Scaled", "kernelcourse.kernels.Exp"),
-    reference=_gaussian_by_rules, cases=_cases_gaussian,
+    reference=_gaussian_by_rules, cases=_cases_gaussian, fixed_cases=_fixed(_cases_gaussian),
     diagnoses=[
         Diagnosis("f with sigma^2", "the bug is still there: f(x) = exp(-||x||^2 / (2 sigma^2)); "
                   "with sigma^2 alone the three factors do not add up to -||x - z||^2 / (2 sigma^2)",
@@ -908,6 +1000,14 @@ Q11 = Question(
                   _rules_with(2.0, 2.0)),
         Diagnosis("f on one side", "rule 6 multiplies by f(x) AND f(z); with one factor the "
                   "kernel is not even symmetric", _rules_with(2.0, 1.0, both_sides=False)),
+        Diagnosis("half fixed", "the bug sits in two lines: f(x) AND f(z) divide by sigma^2; you "
+                  "fixed one of them, so the kernel is not even symmetric",
+                  _rules_with(2.0, 1.0, fz_div=1.0),
+                  detect=_gives_one_of(_rules_with(2.0, 1.0, fz_div=1.0),
+                                       _rules_with(1.0, 1.0, fz_div=2.0))),
+        Diagnosis("fixed the middle", "the middle factor exp(x.z / sigma^2) was right (the cross "
+                  "term of ||x - z||^2 is 2 x.z); the bug is in the outer factors f, which must "
+                  "carry 2 sigma^2", _rules_with(1.0, 2.0)),
     ],
     hints=("expand the exponent -||x - z||^2 / (2 sigma^2) and compare it, term by term, with "
            "the sum of the three exponents the given function uses",

@@ -52,7 +52,14 @@ def _gram_divides(X, Z, gamma):
 
 
 def _gamma(rng):
-    return float(np.round(rng.uniform(0.3, 2.5), 2))
+    """A gamma away from 1, where exp(-gamma d) and exp(-d / gamma) (the lecture's form) agree."""
+    return float(np.round(rng.uniform(0.3, 0.7) if rng.random() < 0.5 else rng.uniform(1.4, 2.5), 2))
+
+
+def _fixed(cases, seed=20265):
+    """Fixed cases: ``cases`` drawn once with a seed of the question's own, the same in every run
+    (each of them shows every named mistake: the mistakes fail on every draw)."""
+    return lambda: cases(np.random.default_rng(seed))
 
 
 # ===================================================================== l5.cp1
@@ -72,7 +79,7 @@ def _cases_evaluate(rng):
 CP1 = Question(
     id="l5.cp1", title="evaluating a sum of bumps", function="evaluate_rkhs", points=2,
     forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.kernel_section",),
-    reference=_evaluate, cases=_cases_evaluate,
+    reference=_evaluate, cases=_cases_evaluate, fixed_cases=_fixed(_cases_evaluate),
     diagnoses=[
         Diagnosis("gamma divides", "the package's gamma multiplies: exp(-gamma ||x - z||^2), not "
                   "exp(-||x - z||^2 / gamma) as the lecture writes it",
@@ -114,6 +121,7 @@ CP2 = Question(
         "kernelcourse.rkhs.RKHSFunction",
     ),
     function="regularised_gradient", points=2, reference=_regularised_gradient, cases=_cases_gradient,
+    fixed_cases=_fixed(_cases_gradient),
     diagnoses=[
         Diagnosis("lam without 2", "grad ||f||^2 = 2 f, so the regulariser contributes 2 lam alpha",
                   lambda alpha, X, y, lam, gamma: -2.0 * (y - _gram(X, X, gamma) @ alpha) + lam * alpha),
@@ -152,7 +160,7 @@ def _cases_norm(rng):
 Q1 = Question(
     id="ex5.q1", title="the RKHS norm", function="rkhs_norm", points=2,
     forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.squared_norm",),
-    reference=_rkhs_norm, cases=_cases_norm,
+    reference=_rkhs_norm, cases=_cases_norm, fixed_cases=_fixed(_cases_norm),
     diagnoses=[
         Diagnosis("squared", "that is ||f||^2 = alpha^T K alpha; the norm is its square root",
                   lambda alpha, centres, gamma: float(alpha @ _gram(centres, centres, gamma) @ alpha)),
@@ -185,10 +193,19 @@ def _cases_inner(rng):
     return cases
 
 
+def _fixed_inner():
+    """A seeded draw, and f, g with as many bumps each on near centres and a small gamma (there
+    K(X, X) is far from I, so pairing f's centres with themselves shows)."""
+    near = Case((np.array([1.0, -2.0, 0.5]), np.array([[0.0], [0.5], [1.0]]),
+                 np.array([0.7, 1.1, -0.4]), np.array([[0.2], [0.9], [1.5]]), 0.5),
+                label="f and g with 3 bumps each on the line, near centres, gamma=0.5")
+    return _fixed(_cases_inner)() + [near]
+
+
 Q2 = Question(
     id="ex5.q2", title="the RKHS inner product", function="rkhs_inner", points=2,
     forbidden=("kernelcourse.rkhs.RKHSFunction",),
-    reference=_rkhs_inner, cases=_cases_inner,
+    reference=_rkhs_inner, cases=_cases_inner, fixed_cases=_fixed_inner,
     diagnoses=[
         Diagnosis("coefficients only", "<f, g> is not alpha . beta: each pair of bumps is weighted by "
                   "K(x_i, z_j)", lambda alpha, X, beta, Z, gamma: float(alpha @ beta)),
@@ -223,12 +240,15 @@ def _cases_step(rng, hinge):
         y_t = float(rng.choice([-1.0, 1.0])) if hinge else float(np.round(rng.normal(), 3))
         eta, lam = float(np.round(rng.uniform(0.05, 0.5), 2)), float(np.round(rng.uniform(0.1, 0.9), 2))
         cases.append((alpha, centres, x_t, y_t, eta, lam, _gamma(rng)))
-    if hinge:  # make sure every branch shows up: margin >= 1, 0 < margin < 1, margin <= 0
-        for i, target in enumerate((1.6, 0.4, -0.5)):
+    if hinge:  # every case in a known branch: margin >= 1, 0 < margin < 1 (twice), margin <= 0
+        for i, (y_t, target) in enumerate(((1.0, 1.6), (1.0, 0.4), (1.0, -0.5), (-1.0, 0.7))):
             alpha, centres, x_t, _, eta, lam, gamma = cases[i]
             fx = _f(alpha, centres, gamma)(x_t[None, :])[0]
-            alpha = np.round(alpha * target / fx, 4) if abs(fx) > 1e-3 else alpha
-            y_t = 1.0
+            while abs(fx) < 0.05:                       # too flat to scale: lift x_t's own bump
+                alpha = np.append(alpha[:-1], alpha[-1] + 1.0)
+                centres = np.vstack([centres[:-1], x_t])
+                fx = _f(alpha, centres, gamma)(x_t[None, :])[0]
+            alpha = np.round(alpha * (y_t * target / fx), 6)
             cases[i] = (alpha, centres, x_t, y_t, eta, lam, gamma)
     return [Case(c, label=f"m={len(c[0])} bumps in {c[1].shape[1]}-D, y_t={c[3]}, eta={c[4]}, "
                           f"lam={c[5]}, gamma={c[6]}") for c in cases]
@@ -256,6 +276,7 @@ Q3 = Question(
         "kernelcourse.rkhs.functional_gradient_descent",
     ),
     points=3, reference=_squared_loss_step, cases=lambda rng: _cases_step(rng, hinge=False),
+    fixed_cases=_fixed(lambda rng: _cases_step(rng, hinge=False)),
     diagnoses=[
         Diagnosis("no shrink", "the old coefficients must shrink by (1 - 2 eta lam): that is the "
                   "gradient 2 lam f of the regulariser",
@@ -305,6 +326,7 @@ Q4 = Question(
         "kernelcourse.rkhs.hinge_kernel_machine",
     ),
     points=3, reference=_hinge_step, cases=lambda rng: _cases_step(rng, hinge=True),
+    fixed_cases=_fixed(lambda rng: _cases_step(rng, hinge=True)),
     diagnoses=[
         Diagnosis("sign", "the hinge step adds +eta y_t K(x_t, .): moving against the subgradient "
                   "-y_t K(x_t, .) pushes y_t f(x_t) up",
@@ -351,7 +373,7 @@ Q5 = Question(
         "kernelcourse.rkhs.kernel_section",
         "kernelcourse.rkhs.evaluation",
     ),
-    reference=_reproduce, cases=_cases_reproduce,
+    reference=_reproduce, cases=_cases_reproduce, fixed_cases=_fixed(_cases_reproduce),
     diagnoses=[
         Diagnosis("K(x, x)", "K(x, .) has the single coefficient 1 on the centre x; pair it with the "
                   "centres of f: sum_i alpha_i K(x_i, x)",
@@ -372,10 +394,11 @@ Q5 = Question(
 
 
 # ===================================================================== ex5.q6
+# The truth of each statement of the exercise notebook, by the argument of 5.12
 _COMPLETION_TRUTH = {
     "unique": False,
     "values": True,
-    "symmetry": False,
+    "symmetry": True,
     "zero norm": True,
     "limits": False,
 }
@@ -385,24 +408,23 @@ Q6 = Question(
     points=2, kind="choice", section="5.12",
     forbidden=("kernelcourse.rkhs.RKHSFunction",),
     **choice_parts(_COMPLETION_TRUTH, {
-        "unique": "'unique' is false: one function can have several expansions (a repeated centre "
-                  "split in two, or any kernel of finite rank such as the linear one); that is "
-                  "exactly why 5.12 has to prove the inner product does not depend on the expansion",
-        "values": "'values' is true: sum_ij alpha_i beta_j K(x_i, z_j) = sum_j beta_j f(z_j), and "
-                  "f(z_j) does not care how f was written; by symmetry the same holds for g",
-        "symmetry": "'symmetry' is false: symmetry of K lets you swap the roles of f and g, but the "
-                    "independence of the expansion comes from rewriting the double sum as values "
-                    "of f (the reproducing property), not from symmetry alone",
-        "zero norm": "'zero norm' is true: |f(x)| = |<f, K(x, .)>| <= ||f|| sqrt(K(x, x)) by "
-                     "Cauchy-Schwarz, so ||f|| = 0 forces f(x) = 0 everywhere; this is what makes "
-                     "<.,.> an inner product and not only a semi-inner product",
-        "limits": "'limits' is false: finite sums of bumps are not closed under limits (an infinite "
-                  "sum of shrinking bumps converges to a function that no finite sum equals); the "
-                  "completion adds those limits, which is what 5.12 constructs",
+        "unique": "one function can have several expansions: split a repeated centre in two, or "
+                  "take a kernel of finite rank such as the linear one with more centres than "
+                  "dimensions; that is why 5.12 has to show the inner product ignores the expansion",
+        "values": "sum over i first: sum_i alpha_i K(x_i, z_j) is f(z_j), whatever expansion of f "
+                  "produced it; what is left is sum_j beta_j f(z_j)",
+        "symmetry": "g(x_i) = sum_j beta_j K(z_j, x_i) has the centre of g first, while the double "
+                    "sum holds K(x_i, z_j); look at what lets you exchange the two arguments",
+        "zero norm": "combine the reproducing property with Cauchy-Schwarz: |f(x)| = "
+                     "|<f, K(x, .)>| <= ||f|| sqrt(K(x, x)); what does ||f|| = 0 leave of f(x)?",
+        "limits": "think of the continuous sum of bumps of 5.12: its Riemann sums are finite sums "
+                  "that form a Cauchy sequence, yet their limit has a Fourier transform no finite "
+                  "sum has",
     }),
+    fixed_cases=lambda: [Case((key,), label=f"statement {key!r}") for key in _COMPLETION_TRUTH],
     hints=("decide each statement with section 5.12's argument: rewrite the double sum of <f, g> "
            "with the reproducing property and see what it depends on",
-           "two of the five are true; for 'zero norm' combine the reproducing property with "
+           "three of the five are true; for 'zero norm' combine the reproducing property with "
            "Cauchy-Schwarz, and for 'unique' try the linear kernel with three centres in the plane"),
 )
 
@@ -446,7 +468,30 @@ def _shape_of(case):
 
 
 def _is_same(beta, case):
-    return np.asarray(beta).shape == _shape_of(case) and _different(beta, case) is False
+    """beta is alpha itself (to rounding), not merely close to it."""
+    alpha = case.args[0]
+    beta = np.asarray(beta, dtype=float)
+    return beta.shape == alpha.shape and bool(np.allclose(beta, alpha, rtol=1e-9, atol=1e-12))
+
+
+def _too_small_a_change(beta, case):
+    """The same function from another expansion, but no coefficient moved by 0.1."""
+    return (np.asarray(beta).shape == _shape_of(case) and not _is_same(beta, case)
+            and _same_function(beta, case) and not _different(beta, case))
+
+
+def _only_the_change(beta, case):
+    """sum_i beta_i x_i = 0: the change v returned without alpha."""
+    alpha, X = case.args
+    beta = np.asarray(beta, dtype=float)
+    if beta.shape != alpha.shape or np.linalg.norm(beta) < 1e-6 or _same_function(beta, case):
+        return False
+    return bool(np.allclose(X.T @ beta, 0.0, atol=1e-6 * (1 + np.abs(X).max() * np.abs(beta).sum())))
+
+
+def _input_space_length(beta, case):
+    alpha, X = case.args
+    return np.ndim(beta) == 1 and len(beta) == X.shape[1] != len(alpha)
 
 
 def _is_rescaled(beta, case):
@@ -491,6 +536,7 @@ Q7 = Question(
     forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.orthogonal_to_span"),
     kind="witness", section="5.12",
     reference=_another_expansion, cases=_cases_expansion, compare_reference=False,
+    fixed_cases=_fixed(_cases_expansion),
     properties=[
         Property("same function", _same_function,
                  "sum_i beta_i K(x_i, .) is not the same function as sum_i alpha_i K(x_i, .): "
@@ -502,6 +548,17 @@ Q7 = Question(
         Diagnosis("the same expansion", "you returned alpha itself: look for a change v of the "
                   "coefficients whose bumps add up to the zero function, sum_i v_i K(x_i, .) = 0",
                   lambda alpha, X: np.array(alpha, dtype=float), detect=_is_same),
+        Diagnosis("too small a change", "your beta is another expansion of the same function, "
+                  "but no coefficient moved by 0.1, the least the question asks; any multiple of "
+                  "your change v keeps the function, so scale it up",
+                  lambda alpha, X: np.asarray(alpha, dtype=float) + 0.01 * _null_direction(X),
+                  detect=_too_small_a_change),
+        Diagnosis("only the change", "your beta's bumps add up to the zero function: you "
+                  "returned the change v itself; the second expansion of f is alpha + v",
+                  lambda alpha, X: _null_direction(X), detect=_only_the_change),
+        Diagnosis("input-space length", "beta needs one coefficient per centre (len(alpha)); a "
+                  "vector of length d, such as a row of V^T from the SVD, lives in the input space",
+                  lambda alpha, X: np.ones(X.shape[1]), detect=_input_space_length),
         Diagnosis("rescaled", "c alpha describes c f, a different function unless c = 1; the "
                   "change must be invisible to the function, not proportional to it",
                   lambda alpha, X: 2.0 * np.asarray(alpha, dtype=float), detect=_is_rescaled),
@@ -544,7 +601,7 @@ Q8 = Question(
     id="ex5.q8", title="the top eigenvalue of a bigger Gram matrix", function="predict_top_eigenvalue",
     points=2, kind="predict", section="5.13", rtol=0.02, atol=0.0,
     forbidden=("kernelcourse.nystroem.rbf_gram_spectrum", "kernelcourse.kernel_pca.KernelPCA"),
-    reference=_predict_top, cases=_cases_top,
+    reference=_predict_top, cases=_cases_top, fixed_cases=_fixed(_cases_top),
     diagnoses=[
         Diagnosis("no scaling", "the eigenvalues of a Gram matrix grow with the number of points: "
                   "lambda_i(K) / n estimates the operator's mu_i (5.13), so N points give about "
@@ -599,6 +656,20 @@ def _scaled_extension(factor):
     return mistake
 
 
+def _smallest_pairs(K_new, K, k):
+    """The extension with the k SMALLEST eigenpairs (the order of np.linalg.eigh kept)."""
+    n = K.shape[0]
+    s, U = np.linalg.eigh(K)
+    return np.sqrt(n) * (K_new @ U[:, :k]) / s[:k]
+
+
+def _fixed_extend():
+    """A seeded draw, and the training points themselves (K_new = K: phi_train comes back)."""
+    cases = _cases_extend(np.random.default_rng(20265))
+    K = cases[0].args[1]
+    return cases + [Case((K.copy(), K, 2), label=f"K_new = K, the {len(K)} training points, k=2")]
+
+
 def _cases_extend(rng):
     cases = []
     for n, p, k, gamma in [(8, 3, 2, 0.5), (12, 4, 2, 1.0), (15, 5, 3, 0.3)]:
@@ -628,6 +699,27 @@ def _extension_is(factor):
     return detect
 
 
+def _matches(mistake):
+    def detect(actual, case):
+        expected = mistake(*case.args)
+        actual = np.asarray(actual, dtype=float)
+        return actual.shape == expected.shape and bool(np.allclose(
+            _column_signs(actual, expected), expected, rtol=1e-4, atol=1e-6 * np.abs(expected).max()))
+    return detect
+
+
+def _constant_multiple(actual, case):
+    """actual = c times the extension (up to column signs), for one c other than 1."""
+    expected = _extend(*case.args)
+    actual = np.asarray(actual, dtype=float)
+    if actual.shape != expected.shape:
+        return False
+    aligned = _column_signs(actual, expected)
+    c = float(np.sum(aligned * expected) / np.sum(expected * expected))
+    return abs(c - 1) > 1e-3 and bool(np.allclose(aligned, c * expected, rtol=1e-4,
+                                                  atol=1e-6 * abs(c) * np.abs(expected).max()))
+
+
 def _matches_up_to_sign(actual, case):
     return _extension_is(lambda n: 1.0)(actual, case)
 
@@ -637,6 +729,7 @@ Q9 = Question(
     function="extend_eigenfunctions", points=3, kind="fix", section="5.13",
     forbidden=("kernelcourse.nystroem.Nystroem", "kernelcourse.kernel_pca.KernelPCA"),
     reference=_extend, cases=_cases_extend, compare_reference=False,
+    fixed_cases=_fixed_extend,
     properties=[Property("the extension", _matches_up_to_sign,
                          "the values differ from the eigenfunctions' extension (each column is "
                          "compared up to its sign, to 4 significant digits)")],
@@ -649,10 +742,22 @@ Q9 = Question(
         Diagnosis("mu = n lambda", "the Gram matrix's eigenvalues grow with n, so the operator's "
                   "are lambda_i(K) divided by n, not multiplied",
                   _scaled_extension(lambda n: 1.0 / n**2), detect=_extension_is(lambda n: 1.0 / n**2)),
-        Diagnosis("unit eigenvectors", "the eigenfunctions are normalised in L2(p): their values at "
-                  "the n training points are sqrt(n) u_i, not the unit eigenvector u_i; the "
-                  "sqrt(n) must stay", _scaled_extension(lambda n: 1.0 / np.sqrt(n)),
+        Diagnosis("fixed the wrong line", "phi_train = sqrt(n) U was right (the eigenfunctions "
+                  "are normalised in L2(p), so their values at the n points are sqrt(n) u_i); the "
+                  "bug is in the line of mu, which is still lambda_i(K)",
+                  _scaled_extension(lambda n: n ** -1.5), detect=_extension_is(lambda n: n ** -1.5)),
+        Diagnosis("sqrt(n) short", "the values are sqrt(n) times too small: mu_i = lambda_i(K) / n "
+                  "(divide by n, not by sqrt(n)), and the values at the training points are "
+                  "sqrt(n) u_i, not the unit eigenvector u_i",
+                  _scaled_extension(lambda n: 1.0 / np.sqrt(n)),
                   detect=_extension_is(lambda n: 1.0 / np.sqrt(n))),
+        Diagnosis("smallest eigenpairs", "the reversal [::-1] was right: np.linalg.eigh sorts "
+                  "the eigenvalues in increasing order, and the leading eigenfunctions belong to "
+                  "the LARGEST ones", _smallest_pairs, detect=_matches(_smallest_pairs)),
+        Diagnosis("a constant factor", "the values are a constant multiple of the extension: "
+                  "check the scaling against the training points, where K_new = K must give back "
+                  "phi_train = sqrt(n) u_i", _scaled_extension(lambda n: 3.0),
+                  detect=_constant_multiple),
     ],
     hint="delete this line; the code below has one bug: find it and fix it",
     hints=("at the training points (K_new = K) the extension must give back the eigenfunctions' "

@@ -60,6 +60,12 @@ def _landmark_case(rng, n, m, d=2, gamma=0.5):
     return k(X, Z), k(Z)
 
 
+def _fixed(cases, seed=20266):
+    """Fixed cases: ``cases`` drawn once with a seed of the question's own, the same in every run
+    (each of them shows every named mistake: the mistakes fail on every draw)."""
+    return lambda: cases(np.random.default_rng(seed))
+
+
 def _sym_power(K, p):
     s, U = np.linalg.eigh(K)
     return (U * s**p) @ U.T
@@ -87,6 +93,7 @@ CP1 = Question(
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
     reference=lambda K_nm, K_mm: nystroem_features(K_nm, K_mm), cases=_cases_nystroem,
+    fixed_cases=_fixed(_cases_nystroem),
     diagnoses=[
         Diagnosis("no K_mm^{-1/2}", "the features are K_nm K_mm^{-1/2}: without the inverse square "
                   "root, Phi Phi^T = K_nm K_mn counts the landmarks' overlap twice",
@@ -131,7 +138,7 @@ CP2 = Question(
         "kernelcourse.kernel_pca.explained_variance_ratio",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=explained_variance_ratio, cases=_cases_variance,
+    reference=explained_variance_ratio, cases=_cases_variance, fixed_cases=_fixed(_cases_variance),
     properties=[Property("sums to one", _sums_to_one,
                          "the shares of the variance add up to 1: divide by the sum of all eigenvalues")],
     diagnoses=[
@@ -184,7 +191,7 @@ Q1 = Question(
         "kernelcourse.random_features.RandomFourierFeatures",
         "kernelcourse.chunked_ridge.RFFRidge",
     ),
-    reference=_rff_gram, cases=_cases_rff,
+    reference=_rff_gram, cases=_cases_rff, fixed_cases=_fixed(_cases_rff),
     diagnoses=[
         Diagnosis("no sqrt(2/D)", "each feature carries sqrt(2/D); without it Z Z^T is D/2 times "
                   "the kernel estimate", _rff_gram_with(lambda D: 1.0)),
@@ -218,7 +225,7 @@ Q2 = Question(
         "kernelcourse.nystroem.Nystroem",
         "kernelcourse.nystroem.inverse_sqrt_psd",
     ),
-    reference=_nystroem_gram, cases=_cases_nystroem,
+    reference=_nystroem_gram, cases=_cases_nystroem, fixed_cases=_fixed(_cases_nystroem),
     diagnoses=[
         Diagnosis("no K_mm^{-1}", "the approximation is K_nm K_mm^{-1} K_mn; without K_mm^{-1} the "
                   "landmarks' own similarities are counted twice", lambda K_nm, K_mm: K_nm @ K_nm.T),
@@ -265,7 +272,7 @@ Q3 = Question(
         "kernelcourse.feature_space.GramCenterer",
         "kernelcourse.kernel_pca.KernelPCA",
     ),
-    reference=_kpca_project, cases=_cases_project,
+    reference=_kpca_project, cases=_cases_project, fixed_cases=_fixed(_cases_project),
     diagnoses=[
         Diagnosis("own mean", "new points are centred with the TRAINING mean phi_S: subtract each "
                   "new row's own mean, the training column means of K_train, and add back the mean "
@@ -345,7 +352,7 @@ Q4 = Question(
         "kernelcourse.chunked_ridge.chunk_moments",
         "kernelcourse.chunked_ridge.add_moments",
     ),
-    reference=_chunked_ridge, cases=_cases_chunked,
+    reference=_chunked_ridge, cases=_cases_chunked, fixed_cases=_fixed(_cases_chunked),
     constraints=[rows_at_most(0, lambda case: case.args[3])],
     diagnoses=[
         Diagnosis("lam per chunk", "lambda belongs to the solve, once: add lam I to the SUM of the "
@@ -378,6 +385,16 @@ def _cases_exponent(rng):
     return cases
 
 
+def _fixed_exponent():
+    """A seeded draw, and n unevenly spaced with a fractional exponent (a semi-log fit and the
+    slope of two points both part from the least-squares slope there)."""
+    n = np.array([300, 500, 1200, 2000, 5000, 9000])
+    noise = np.exp(np.array([0.05, -0.1, 0.12, -0.04, 0.08, -0.15]))
+    cost = np.round(2e-8 * n.astype(float) ** 2.4 * noise, 12)
+    return _cases_exponent(np.random.default_rng(20266)) + [
+        Case((n, cost), label=f"n = {n.tolist()}, cost ~ n^2.4 with noise")]
+
+
 def _last_two(n, cost):
     return float(np.log(cost[-1] / cost[-2]) / np.log(n[-1] / n[-2]))
 
@@ -394,6 +411,7 @@ Q5 = Question(
     id="ex6.q5", title="the exponent of a measured cost", function="scaling_exponent", points=2,
     forbidden=("kernelcourse.scaling.power_law_exponent",),
     reference=lambda n, cost: power_law_exponent(n, cost)[0], cases=_cases_exponent, rtol=1e-6,
+    fixed_cases=_fixed_exponent,
     diagnoses=[
         Diagnosis("last two points", "two points give a noisy slope; fit a line through ALL the "
                   "points of (log n, log cost) by least squares", _last_two),
@@ -475,7 +493,7 @@ Q6 = Question(
     forbidden=("kernelcourse.nystroem.approximation_error",
                "kernelcourse.nystroem.errors_against_components",
                "kernelcourse.nystroem.Nystroem"),
-    reference=_choose_landmarks, cases=_cases_landmarks,
+    reference=_choose_landmarks, cases=_cases_landmarks, fixed_cases=_fixed(_cases_landmarks),
     properties=[
         Property("meets the target", _meets_target, "with that many landmarks (the first m points) "
                  "the relative Frobenius error of the Nystroem approximation is above the target"),
@@ -515,12 +533,18 @@ def _cases_exact(rng):
     return [Case(pairs[i], label=f"d={pairs[i][0]}, degree={pairs[i][1]}") for i in picked]
 
 
+def _fixed_exact():
+    """Every drawn pair, and degree 1 and d = 1, where some wrong counts meet the right one."""
+    pairs = [(2, 2), (3, 3), (4, 2), (5, 4), (1, 3), (6, 1)]
+    return [Case(pair, label=f"d={pair[0]}, degree={pair[1]}") for pair in pairs]
+
+
 Q7 = Question(
     id="ex6.q7", title="how many landmarks make Nystroem exact", function="exact_landmarks",
     points=2, kind="predict", section="6.3",
     forbidden=("kernelcourse.features.feature_dim_polynomial", "kernelcourse.features.polynomial_map",
                "kernelcourse.kernels.Polynomial"),
-    reference=_exact_landmarks, cases=_cases_exact,
+    reference=_exact_landmarks, cases=_cases_exact, fixed_cases=_fixed_exact,
     diagnoses=[
         Diagnosis("degree p only", "(x.z + 1)^p contains every degree from 0 to p, not only the "
                   "monomials of degree exactly p", lambda d, degree: math.comb(d + degree - 1, degree)),
@@ -554,17 +578,19 @@ Q8 = Question(
     forbidden=("kernelcourse.nystroem.Nystroem",),
     kind="choice", section="6.1",
     **choice_parts(_SCALE_TRUTH, {
-        "all landmarks": "'all landmarks' is true: with every point a landmark, K_nm = K_mm = K and "
-                         "K K^+ K = K, so Nystroem reproduces K exactly (6.2)",
-        "fast decay": "'fast decay' is false: a fast-decaying spectrum favours Nystroem, whose "
-                      "landmarks adapt to the data and capture the few large eigenvalues; random "
-                      "features ignore the data and pay the Monte Carlo rate 1/sqrt(D) (6.3)",
-        "chunks": "'chunks' is false: Phi^T Phi and Phi^T y are sums over rows, so any split into "
-                  "chunks gives the same sums and the same w with the same lam (6.5)",
-        "new mean": "'new mean' is false: new points are centred with the TRAINING mean in "
-                    "feature space, the mean the components were computed around (6.4)",
-        "memory": "'memory' is true: n^2 entries of 8 bytes, 10^12 x 8 bytes = 8 TB (6.1)",
+        "all landmarks": "with every point a landmark, K_nm = K_mm = K: what is K K^+ K for a "
+                         "symmetric PSD K (6.2)?",
+        "fast decay": "a fast-decaying spectrum means a few large eigenvalues carry K: which "
+                      "method adapts its components to the data and can capture them, and which "
+                      "ignores the data and pays the Monte Carlo rate 1/sqrt(D) (6.3)?",
+        "chunks": "Phi^T Phi and Phi^T y are sums over rows: does a split into chunks change "
+                  "either sum, and where does lam enter the solve (6.5)?",
+        "new mean": "the components were computed around one mean in feature space; a projection "
+                    "that moved with the new points would change when you add a point to the batch "
+                    "(6.4)",
+        "memory": "count it: n^2 entries of 8 bytes each, with n = 10^6 (6.1)",
     }),
+    fixed_cases=lambda: [Case((key,), label=f"statement {key!r}") for key in _SCALE_TRUTH],
     hints=("each statement has a section of lecture 6 behind it; decide it from that section's "
            "argument, not from a guess about what sounds plausible",
            "two of the five are true; for 'memory' count the entries of the Gram matrix and their "
@@ -590,9 +616,9 @@ def _kpca_transform(K_new, K_train, k):
     return center_kernel_rows(K_new, K_train) @ U / np.sqrt(s)
 
 
-def _transform_with(centre, power=0.5):
+def _transform_with(centre, power=0.5, centred=True):
     def mistake(K_new, K_train, k):
-        s, U = np.linalg.eigh(center_gram(K_train))
+        s, U = np.linalg.eigh(center_gram(K_train) if centred else K_train)
         s, U = s[::-1][:k], U[:, ::-1][:, :k]
         return centre(K_new, K_train) @ U / s**power
     return mistake
@@ -609,9 +635,9 @@ def _cases_transform(rng):
     return cases
 
 
-def _transform_is(centre, power=0.5):
+def _transform_is(centre, power=0.5, centred=True):
     def detect(actual, case):
-        expected = _transform_with(centre, power)(*case.args)
+        expected = _transform_with(centre, power, centred)(*case.args)
         actual = np.asarray(actual, dtype=float)
         if actual.shape != expected.shape:
             return False
@@ -633,6 +659,7 @@ Q9 = Question(
                "kernelcourse.feature_space.GramCenterer",
                "kernelcourse.kernel_pca.KernelPCA"),
     reference=_kpca_transform, cases=_cases_transform, compare_reference=False,
+    fixed_cases=_fixed(_cases_transform),
     properties=[Property("the projection", _transform_is(_training_centring),
                          "the projections differ from kernel PCA's (each component compared up "
                          "to its sign, to 4 significant digits)")],
@@ -650,6 +677,11 @@ Q9 = Question(
                   "kernel rows need centring too, with the training statistics",
                   _transform_with(lambda K_new, K_train: K_new),
                   detect=_transform_is(lambda K_new, K_train: K_new)),
+        Diagnosis("uncentred training", "the line that centres K_train (J K_train J) was right: "
+                  "kernel PCA's components are eigenvectors of the CENTRED Gram matrix; the bug "
+                  "is in how the new rows are centred",
+                  _transform_with(_own_mean, centred=False),
+                  detect=_transform_is(_own_mean, centred=False)),
     ],
     hint="delete this line; the code below has one bug: find it and fix it",
     hints=("the training Gram matrix is centred on the training mean in feature space; ask which "
