@@ -23,8 +23,8 @@ import pytest
 from kernelcourse import (chunked_ridge, datasets, dual, feature_space, features, gradient_descent,
                           kernel_pca, nystroem, perceptron, random_features, ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
-from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
-                                  Linear, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
+from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, ExpSineSquared,
+                                  Laplacian, Linear, Matern, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(6, 2))
@@ -121,6 +121,7 @@ KERNEL_INSTANCES = {
     "PolynomialOf": PolynomialOf(Linear(), [1.0, 0.5]), "Scaled": Scaled(Linear(), _bump),
     "Bilinear": Bilinear(np.array([[2.0, 0.5], [0.5, 1.0]])),
     "Composed": Composed(Linear(), features.quadratic_map), "Normalized": Normalized(Linear()),
+    "Matern": Matern(0.7, 2.5), "ExpSineSquared": ExpSineSquared(0.7, 1.5),
 }
 
 
@@ -394,6 +395,10 @@ SCALARS = [
     ("kernels.RBF", _kernel_values(RBF), dict(gamma=0.5), dict(gamma="positive")),
     ("kernels.Laplacian", _kernel_values(Laplacian), dict(gamma=0.5), dict(gamma="positive")),
     ("kernels.Exponential", _kernel_values(Exponential), dict(gamma=0.5), dict(gamma="positive")),
+    ("kernels.Matern", _kernel_values(Matern), dict(length_scale=0.7, nu=2.5),
+     dict(length_scale="positive", nu="choice")),
+    ("kernels.ExpSineSquared", _kernel_values(ExpSineSquared), dict(length_scale=0.7, periodicity=1.5),
+     dict(length_scale="positive", periodicity="positive")),
     ("kernels.Sigmoid", _kernel_values(Sigmoid), dict(gamma=0.5, coef0=0.1), dict(gamma="positive", coef0="real")),
     ("kernels.Sum", _kernel_values(kernels.Sum), dict(k1=Linear(), k2=RBF05),
      dict(k1="kernel_object", k2="kernel_object")),
