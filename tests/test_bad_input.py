@@ -24,8 +24,8 @@ from kernelcourse import (bochner, chunked_ridge, cost_model, datasets, dual, fe
                           gradient_descent, kernel_pca, mean_embeddings, nystroem, perceptron, random_features,
                           ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
-from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, Laplacian,
-                                  Linear, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
+from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, ExpSineSquared,
+                                  Laplacian, Linear, Matern, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(6, 2))
@@ -136,6 +136,7 @@ KERNEL_INSTANCES = {
     "PolynomialOf": PolynomialOf(Linear(), [1.0, 0.5]), "Scaled": Scaled(Linear(), _bump),
     "Bilinear": Bilinear(np.array([[2.0, 0.5], [0.5, 1.0]])),
     "Composed": Composed(Linear(), features.quadratic_map), "Normalized": Normalized(Linear()),
+    "Matern": Matern(0.7, 2.5), "ExpSineSquared": ExpSineSquared(0.7, 1.5),
 }
 
 
@@ -443,6 +444,10 @@ SCALARS = [
     ("kernels.RBF", _kernel_values(RBF), dict(gamma=0.5), dict(gamma="positive")),
     ("kernels.Laplacian", _kernel_values(Laplacian), dict(gamma=0.5), dict(gamma="positive")),
     ("kernels.Exponential", _kernel_values(Exponential), dict(gamma=0.5), dict(gamma="positive")),
+    ("kernels.Matern", _kernel_values(Matern), dict(length_scale=0.7, nu=2.5),
+     dict(length_scale="positive", nu="choice")),
+    ("kernels.ExpSineSquared", _kernel_values(ExpSineSquared), dict(length_scale=0.7, periodicity=1.5),
+     dict(length_scale="positive", periodicity="positive")),
     ("kernels.Sigmoid", _kernel_values(Sigmoid), dict(gamma=0.5, coef0=0.1), dict(gamma="positive", coef0="real")),
     ("kernels.Sum", _kernel_values(kernels.Sum), dict(k1=Linear(), k2=RBF05),
      dict(k1="kernel_object", k2="kernel_object")),

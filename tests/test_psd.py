@@ -24,7 +24,8 @@ A_PSD = np.array([[1.0, 0.3, 0.0], [0.3, 0.5, 0.0], [0.0, 0.0, 0.0]])
 KERNELS = [
     kn.Linear(), kn.Polynomial(2), kn.Polynomial(3, gamma=0.5, coef0=0.0), kn.Polynomial(5, coef0=2.0),
     kn.RBF(0.1), kn.RBF(10.0), kn.Laplacian(0.7), kn.Exponential(1.3), kn.Delta(), kn.AllSubsets(),
-    kn.Bilinear(A_PSD),
+    kn.Bilinear(A_PSD), kn.Matern(0.3, 0.5), kn.Matern(1.0, 1.5), kn.Matern(2.0, 2.5),
+    kn.Matern(0.5, float("inf")),
 ]
 RULES = [
     kn.RBF(0.5) + kn.Linear(),
@@ -38,6 +39,7 @@ RULES = [
     kn.Composed(kn.RBF(2.0) * kn.Bilinear(A_PSD), halve),
     kn.Normalized(kn.Polynomial(3)),
     kn.Normalized(kn.Linear() + kn.Delta()) * kn.Exp(kn.Laplacian(0.3)),
+    2.0 * kn.Matern(1.0, 2.5) * kn.RBF(0.2) + 0.5 * kn.Linear(),
 ]
 
 
@@ -52,6 +54,28 @@ def test_gram_matrices_are_psd(k, seed):
     assert kn.is_psd(K)
     lam = np.linalg.eigvalsh(K)
     assert lam[0] >= -1e-10 * max(1.0, lam[-1]) * len(K)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("k", [kn.ExpSineSquared(0.8, 1.5), kn.ExpSineSquared(0.3, 0.3),
+                               2.0 * kn.Matern(1.0, 2.5) * kn.ExpSineSquared(1.0, 2.0) + 0.5 * kn.Linear()],
+                         ids=repr)
+def test_periodic_kernel_is_psd_on_the_line(k, seed):
+    X = 3.0 * np.random.default_rng(seed).normal(size=(60, 1))
+    X[5] = X[7]
+    K = k(X)
+    assert kn.is_psd(K)
+    lam = np.linalg.eigvalsh(K)
+    assert lam[0] >= -1e-10 * max(1.0, lam[-1]) * len(K)
+
+
+def test_periodic_kernel_of_the_euclidean_distance_is_not_psd_in_three_dimensions():
+    # sin^2(pi ||x - z|| / p) is a squared distance after the map x -> (cos, sin)(2 pi x / p)
+    # only on the line; in 3-D the Gram matrix has a clearly negative eigenvalue
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    K = kn.ExpSineSquared(0.8, 1.5)(X)
+    assert not kn.is_psd(K)
+    assert np.linalg.eigvalsh(K)[0] < -1.0
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -31,6 +31,8 @@ from kernelcourse import kernels as kn
 from kernelcourse.feature_space import CentreOfMassClassifier, GramCenterer, NoveltyBall
 from kernelcourse.chunked_ridge import RFFRidge
 from kernelcourse.dual import MAPRegression
+from kernelcourse.gaussian_process import (GaussianProcessClassifier, GaussianProcessRegressor,
+                                           LowRankGaussianProcess)
 from kernelcourse.gradient_descent import KernelGD
 from kernelcourse.kernel_pca import KernelPCA
 from kernelcourse.nystroem import Nystroem
@@ -43,9 +45,10 @@ from kernelcourse.svm import SupportVectorClassifier
 
 ESTIMATORS = [KernelRidge, RandomFourierFeatures, Perceptron, KernelPerceptron, GramCenterer,
               CentreOfMassClassifier, NoveltyBall, KernelSGD, OnlineKernelMachine, KernelGD,
-              Nystroem, KernelPCA, RFFRidge, SupportVectorClassifier, MAPRegression]
+              Nystroem, KernelPCA, RFFRidge, SupportVectorClassifier, MAPRegression,
+              GaussianProcessRegressor, GaussianProcessClassifier, LowRankGaussianProcess]
 CLASSIFIERS = [Perceptron, KernelPerceptron, CentreOfMassClassifier, KernelSGD,
-               OnlineKernelMachine, KernelGD, SupportVectorClassifier]
+               OnlineKernelMachine, KernelGD, SupportVectorClassifier, GaussianProcessClassifier]
 
 # Checks that may fail, each with its reason (scikit-learn marks them xfail). Only the
 # squared-loss settings of KernelSGD and OnlineKernelMachine have one; every other check
@@ -75,6 +78,11 @@ CHECKED = [cls() for cls in ESTIMATORS] + [
     RFFRidge(gamma=0.1, lam=0.1),
     SupportVectorClassifier(multiclass="ovo", kernel="linear"),
     MAPRegression(sigma=0.5, lam=2.0, kernel=_composed()),
+    GaussianProcessRegressor(kernel=_composed(), optimizer=None),
+    GaussianProcessRegressor(kernel=1.0 * kn.Matern(1.0, 2.5) + 0.5 * kn.Linear(), n_restarts_optimizer=1,
+                             random_state=0),
+    GaussianProcessClassifier(kernel=2.0 * kn.Matern(1.0, 1.5)),
+    LowRankGaussianProcess(n_components=20, method="fourier", random_state=0),
 ]
 
 
@@ -196,7 +204,9 @@ def test_estimators_pickle_and_predict_the_same():
     rng = np.random.default_rng(3)
     X, y = rng.normal(size=(25, 2)), np.repeat([-1.0, 1.0], [12, 13])
     for cls in CLASSIFIERS:
-        model = cls(kernel=_composed()).fit(X, y) if "kernel" in inspect.signature(cls).parameters \
+        # the polynomial kernel has no analytic gradient: a GP keeps its parameters fixed
+        fixed = {"optimizer": None} if cls is GaussianProcessClassifier else {}
+        model = cls(kernel=_composed(), **fixed).fit(X, y) if "kernel" in inspect.signature(cls).parameters \
             else cls().fit(X, y)
         again = pickle.loads(pickle.dumps(model))
         assert_allclose(again.decision_function(X), model.decision_function(X))

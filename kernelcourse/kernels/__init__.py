@@ -20,6 +20,9 @@ Parameters follow scikit-learn's names and formulas (``gamma``, ``degree``,
 ``Delta()``                    ``1 if x == z else 0``
 ``AllSubsets()``               ``prod_k (1 + x_k z_k)``
 ``SetKernel()``                ``exp(|S n T|)`` on Python sets
+``Matern(length_scale, nu)``   the Matern family, ``nu`` in {0.5, 1.5, 2.5, inf}
+``ExpSineSquared(length_scale,``  ``exp(-2 sin^2(pi ||x - z|| / periodicity) / length_scale^2)``
+``periodicity)``
 =============================  ==========================================
 
 The construction rules of the lectures are code: ``k1 + k2``, ``k1 * k2``,
@@ -62,6 +65,13 @@ Where each part lives
 ``zoo``
     The kernels on vectors and sets, :func:`gamma_from_sigma`, and :func:`as_kernel`
     (scikit-learn's kernel names, :data:`KERNEL_NAMES`, as kernel objects).
+``stationary``
+    The Gaussian-process kernels of lecture 8 named as scikit-learn names them:
+    :class:`Matern` and :class:`ExpSineSquared` (``length_scale``, ``nu``, ``periodicity``).
+    Kernels built from them, :class:`RBF`, :class:`Laplacian`, :class:`Exponential`,
+    :class:`Linear` and :class:`Delta` with ``+``, ``*`` and ``c *`` give the derivatives of
+    their Gram matrix in the log of each parameter (``k.hyperparameters()``, ``k.theta``,
+    ``k.with_theta(theta)``, ``k.gram_gradient(X)``), for lecture 8.5's marginal likelihood.
 ``rules``
     The other construction rules: :class:`Exp`, :class:`PolynomialOf`, :class:`Scaled`,
     :class:`Bilinear`, :class:`Composed`, :class:`Normalized`.
@@ -76,6 +86,7 @@ Every public name is imported from ``kernelcourse.kernels`` itself.
 from .base import ConstantScaled, Kernel, Product, Sum
 from .psd import Witness, find_non_psd_witness, is_psd, min_eigenvalue
 from .rules import Bilinear, Composed, Exp, FunctionScaled, Normalized, PolynomialOf, Scaled
+from .stationary import ExpSineSquared, Matern
 from .zoo import (KERNEL_NAMES, RBF, AllSubsets, Delta, Exponential, Laplacian, Linear, Polynomial,
                   SetKernel, Sigmoid, as_kernel, gamma_from_sigma)
 
@@ -85,5 +96,5 @@ __all__ = [
     "Sum", "Product", "ConstantScaled", "Exp", "PolynomialOf", "Scaled",
     "FunctionScaled", "Bilinear", "Composed", "Normalized",
     "gamma_from_sigma", "is_psd", "min_eigenvalue", "find_non_psd_witness",
-    "Witness", "as_kernel", "KERNEL_NAMES",
+    "Witness", "as_kernel", "KERNEL_NAMES", "Matern", "ExpSineSquared",
 ]

@@ -7,6 +7,7 @@ tensor product and ``sqrt(c)`` times the features.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import numbers
 
@@ -150,6 +151,61 @@ class Kernel:
         """Dimension ``D`` of :meth:`features` for inputs with ``d`` features."""
         raise _no_features(self)
 
+    # -- hyperparameters for a Gaussian process (lecture 8.5): the positive parameters
+    # a kernel can be differentiated in, on a log scale as scikit-learn's ``theta``.
+    # ``_theta`` lists them by name; None means no analytic gradient is written.
+
+    _theta = None
+
+    def hyperparameters(self):
+        """Names of the parameters ``theta = log(value)`` in which :meth:`gram_gradient`
+        differentiates, by path for a composed kernel (``k1__gamma``, ``c``).
+
+        Raises
+        ------
+        NotImplementedError
+            For a kernel without an analytic gradient in its parameters.
+        """
+        if self._theta is None:
+            raise NotImplementedError(
+                f"{self!r} has no analytic gradient in its parameters in kernelcourse; keep its "
+                "parameters fixed (optimizer=None) or build the kernel from RBF, Laplacian, "
+                "Exponential, Matern, ExpSineSquared, Linear with +, * and c *")
+        return list(self._theta)
+
+    @property
+    def theta(self):
+        """``log`` of the values of :meth:`hyperparameters`, a 1-D array."""
+        params = self.get_params()
+        return np.log(np.array([float(params[n]) for n in self.hyperparameters()], dtype=float))
+
+    def with_theta(self, theta):
+        """A copy of the kernel with the hyperparameters ``exp(theta)``."""
+        names = self.hyperparameters()
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != (len(names),) or not np.all(np.isfinite(theta)):
+            raise ValueError(f"theta must hold {len(names)} finite log-parameters {names} of "
+                             f"{self!r}; got shape {theta.shape}: {theta}")
+        new = copy.deepcopy(self)
+        if names:
+            new.set_params(**{n: float(np.exp(t)) for n, t in zip(names, theta)})
+        return new
+
+    def gram_gradient(self, X):
+        """The Gram matrix ``K`` on ``X`` and its derivatives in the log-parameters.
+
+        Returns
+        -------
+        K : array (n, n)
+        dK : array (n, n, p)
+            ``dK[:, :, j] = dK / d log(theta_j)`` for the names of :meth:`hyperparameters`.
+        """
+        self.hyperparameters()
+        return self._gram_gradient(as_2d(X))
+
+    def _gram_gradient(self, X):
+        return self._call(X, None), np.empty((X.shape[0], X.shape[0], 0))
+
     # construction rules as operators
     def __add__(self, other):
         if isinstance(other, Kernel):
@@ -241,6 +297,15 @@ class Sum(_Combination):
     def feature_dim(self, d):
         return _child_dim(self, self.k1, d) + _child_dim(self, self.k2, d)
 
+    def hyperparameters(self):
+        return ([f"k1__{n}" for n in self.k1.hyperparameters()]
+                + [f"k2__{n}" for n in self.k2.hyperparameters()])
+
+    def _gram_gradient(self, X):
+        K1, dK1 = self.k1._gram_gradient(X)
+        K2, dK2 = self.k2._gram_gradient(X)
+        return K1 + K2, np.concatenate([dK1, dK2], axis=2)
+
     def __repr__(self):
         return f"{self.k1!r} + {self.k2!r}"
 
@@ -261,6 +326,16 @@ class Product(_Combination):
 
     def feature_dim(self, d):
         return _child_dim(self, self.k1, d) * _child_dim(self, self.k2, d)
+
+    def hyperparameters(self):
+        return ([f"k1__{n}" for n in self.k1.hyperparameters()]
+                + [f"k2__{n}" for n in self.k2.hyperparameters()])
+
+    def _gram_gradient(self, X):
+        # the product rule: d(K1 K2) = dK1 K2 + K1 dK2, elementwise
+        K1, dK1 = self.k1._gram_gradient(X)
+        K2, dK2 = self.k2._gram_gradient(X)
+        return K1 * K2, np.concatenate([dK1 * K2[:, :, None], K1[:, :, None] * dK2], axis=2)
 
     def __repr__(self):
         return f"{_wrap(self.k1, (Sum,))} * {_wrap(self.k2, (Sum, Product, ConstantScaled))}"
@@ -292,6 +367,14 @@ class ConstantScaled(Kernel):
 
     def feature_dim(self, d):
         return _child_dim(self, self.k, d)
+
+    def hyperparameters(self):
+        return ["c"] + [f"k__{n}" for n in self.k.hyperparameters()]
+
+    def _gram_gradient(self, X):
+        # d(c K) / d log c = c K
+        K, dK = self.k._gram_gradient(X)
+        return self.c * K, np.concatenate([(self.c * K)[:, :, None], self.c * dK], axis=2)
 
     def __repr__(self):
         return f"{_fmt(self.c)} * {_wrap(self.k, (Sum,))}"

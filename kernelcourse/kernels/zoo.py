@@ -19,6 +19,8 @@ from ._fast_rbf import _rbf_gram
 class Linear(Kernel):
     """Linear kernel ``k(x, z) = x . z = <x, z>``; its feature map is ``phi(x) = x``."""
 
+    _theta = ()
+
     def _gram(self, X, Z, symmetric):
         return X @ Z.T
 
@@ -99,11 +101,18 @@ class _DistanceKernel(_GammaKernel):
     """``exp(-gamma dist(x, z))`` for the scipy ``cdist`` metric named by ``_metric``."""
 
     _metric = None
+    _theta = ("gamma",)
 
     def _gram(self, X, Z, symmetric):
         K = cdist(X, Z, self._metric)
         K *= -self.gamma
         return np.exp(K, out=K)
+
+    def _gram_gradient(self, X):
+        # dK / d log gamma = -gamma dist(x, z) K
+        D = cdist(X, X, self._metric)
+        K = np.exp(-self.gamma * D)
+        return K, (-self.gamma * D * K)[:, :, None]
 
 
 class RBF(_GammaKernel):
@@ -132,8 +141,16 @@ class RBF(_GammaKernel):
     gamma : float > 0, default 1.0
     """
 
+    _theta = ("gamma",)
+
     def _gram(self, X, Z, symmetric):
         return _rbf_gram(X, None if symmetric else Z, self.gamma)
+
+    def _gram_gradient(self, X):
+        # dK / d log gamma = -gamma ||x - z||^2 K
+        D2 = cdist(X, X, "sqeuclidean")
+        K = np.exp(-self.gamma * D2)
+        return K, (-self.gamma * D2 * K)[:, :, None]
 
 
 class Laplacian(_DistanceKernel):
@@ -203,6 +220,8 @@ class Delta(Kernel):
 
     Its Gram matrix on distinct points is the identity.
     """
+
+    _theta = ()
 
     def _gram(self, X, Z, symmetric):
         equal = np.ones((X.shape[0], Z.shape[0]), dtype=bool)

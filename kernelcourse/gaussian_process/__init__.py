@@ -1,0 +1,37 @@
+"""Gaussian processes (lecture 8): the Bayesian twin of kernel ridge regression.
+
+Where each part lives
+---------------------
+``regression``
+    Prior and posterior samples (a Cholesky factor with a stated jitter), the posterior by
+    Rasmussen and Williams' Algorithm 2.1, the log marginal likelihood and its gradient in
+    every log-parameter of a kernel built with ``+``, ``*`` and ``c *``, its maximisation
+    from several starts, the coverage of predictive intervals, and
+    :class:`GaussianProcessRegressor` (8.1-8.6).
+``classification``
+    The Laplace approximation for binary classification (Algorithms 3.1, 3.2 and 5.1) and
+    :class:`GaussianProcessClassifier` (8.7).
+``low_rank``
+    A GP on ``D`` features, exact or approximate (Nystroem's inducing points, random
+    Fourier features), computed in weight space in ``O(n D^2)``, and
+    :class:`LowRankGaussianProcess` (8.8).
+
+Every public name is imported from ``kernelcourse.gaussian_process`` itself.
+"""
+from .classification import (GaussianProcessClassifier, LaplaceMode, laplace_gradient, laplace_latent,
+                             laplace_mode, probit_average)
+from .low_rank import LowRankGaussianProcess, low_rank_log_marginal_likelihood, weight_space_posterior
+from .regression import (DEFAULT_JITTER, GaussianProcessRegressor, Optimum, cholesky_jittered, gp_factor,
+                         interval_coverage, log_marginal_likelihood, log_marginal_likelihood_gradient,
+                         marginal_likelihood, maximise_marginal_likelihood, posterior_cov, posterior_mean_var,
+                         prior_samples, sample_gaussian)
+
+__all__ = [
+    "DEFAULT_JITTER", "cholesky_jittered", "sample_gaussian", "prior_samples", "gp_factor",
+    "posterior_mean_var", "posterior_cov", "log_marginal_likelihood", "log_marginal_likelihood_gradient",
+    "marginal_likelihood", "Optimum", "maximise_marginal_likelihood", "interval_coverage",
+    "GaussianProcessRegressor",
+    "LaplaceMode", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
+    "GaussianProcessClassifier",
+    "weight_space_posterior", "low_rank_log_marginal_likelihood", "LowRankGaussianProcess",
+]
