@@ -17,7 +17,7 @@ import pytest
 
 from kernelcourse.grading import evaluate, get_question
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.running import run_answer
+from kernelcourse.grading.sealed.running import run_answer
 from kernelcourse.grading.scoring import score
 
 SETS = ("ex4", "ex5", "ex6", "l4", "l5", "l6")

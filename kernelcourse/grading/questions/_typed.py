@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from .. import transport
+from ..sealed import transport
 from ..question import Case
 
 __all__ = ["signature", "drawn_like"]
