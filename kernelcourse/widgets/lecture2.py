@@ -355,7 +355,9 @@ def _cost_limits(ax, x, measured, model):
     ax.set_ylim(bottom, top)
     subs = (1.0, 2.0, 5.0) if np.log10(top / bottom) < 3.0 else (1.0,)
     ax.yaxis.set_major_locator(LogLocator(base=10.0, subs=subs))
-    ax.yaxis.set_major_formatter(LogFormatterSciNotation(base=10.0, labelOnlyBase=False))
+    # every major tick labelled (the formatter's own thinning would leave 2 and 5 bare)
+    ax.yaxis.set_major_formatter(LogFormatterSciNotation(base=10.0, labelOnlyBase=False,
+                                                         minor_thresholds=(np.inf, np.inf)))
     ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlim(x.min() / 1.3, x.max() * 1.3)
