@@ -187,3 +187,14 @@ def test_student_versions_say_what_to_hand_in_and_import_hint_in_every_check_cel
         # the stub names hint("<id>"): it must be defined in the check cell itself
         assert re.search(r"^from kernelcourse\.grading import (.*\b)?hint\b", cell.source, re.M), \
             cell.source
+
+
+@pytest.mark.parametrize("path", sorted((STUDENT_DIR.parent / "notebooks").glob("*.ipynb")),
+                         ids=lambda p: p.name)
+def test_every_check_cell_of_a_lecture_imports_hint(path):
+    """A checkpoint's stub names hint("<id>"): the check cell defines it, whatever ran before."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.search(r"^check\(", cell.source, re.M):
+            assert re.search(r"^from kernelcourse\.grading import (.*\b)?hint\b", cell.source, re.M), \
+                (path.name, cell.source[:200])
