@@ -10,12 +10,19 @@ since it was built) and then runs inside it::
     python3 tasks.py notebooks   # re-execute the notebooks and store their outputs
     python3 tasks.py exercises   # regenerate the student exercise notebooks from the sources
     python3 tasks.py bench       # run the benchmarks (on demand; prints ratios)
+    python3 tasks.py site        # build the course website into build/site/html (offline)
 
 Extra arguments after ``test`` go to pytest, e.g. ``python3 tasks.py test -k ridge``;
 after ``lab`` they go to JupyterLab, e.g. ``python3 tasks.py lab --port 8899 --no-browser``.
 
 ``lab`` installs what the course needs to run; ``test`` (and ``setup``) also install
-the test tools (the ``test`` extra: pytest, nbval, playwright's driver).
+the test tools (the ``test`` extra: pytest, nbval, playwright's driver, axe-core, and the
+website's tools); ``site`` installs the website's tools (the ``site`` extra: Jupyter Book 1
+and a MathJax served with the site) and builds the site from the notebooks' stored outputs,
+executing nothing (``tools/build_site.py``; ``--strict`` makes warnings errors).
+
+``lab`` opens JupyterLab on the start page, ``notebooks/00_start_here.ipynb``
+(``--LabApp.default_url``: JupyterLab's own setting, which wins over the server's).
 
 The student workspace
 ---------------------
@@ -74,17 +81,23 @@ def _installed() -> dict:
         return {}
 
 
-def setup(test_tools: bool = True) -> None:
+def setup(test_tools: bool = True, site_tools: bool = False) -> None:
     """Create ``.venv`` and install the course into it (with the test tools when
-    ``test_tools``), when not done yet for this ``pyproject.toml``."""
+    ``test_tools``, the website's tools when ``site_tools``), when not done yet for this
+    ``pyproject.toml``. The test tools include the website's (the tests build it)."""
     if not PYTHON.exists():
         print(f"[tasks] creating the virtual environment {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     done = _installed()
-    if done.get("pyproject") == _requirements_hash() and (done.get("test") or not test_tools):
+    has_site = done.get("site") or done.get("test")
+    if done.get("pyproject") == _requirements_hash() and (done.get("test") or not test_tools) \
+            and (has_site or not site_tools):
         return
-    target = f"{ROOT}[test]" if test_tools else str(ROOT)
-    what = "and its test tools" if test_tools else "and what it needs"
+    extras = [e for e, wanted in (("test", test_tools or done.get("test")),
+                                  ("site", site_tools or done.get("site"))) if wanted]
+    target = f"{ROOT}[{','.join(extras)}]" if extras else str(ROOT)
+    what = "and its test tools" if test_tools else \
+        "and the website's tools" if site_tools else "and what it needs"
     print(f"[tasks] installing kernelcourse {what} (under a minute and a half the first time)",
           flush=True)
     # not --quiet: pip's "Collecting ..." lines show the install's progress. --no-compile:
@@ -92,7 +105,8 @@ def setup(test_tools: bool = True) -> None:
     # compile the thousands of modules the course never imports (a third of its time)
     run([PYTHON, "-m", "pip", "install", "--progress-bar", "off", "--disable-pip-version-check",
          "--no-compile", "-e", target])
-    STAMP.write_text(json.dumps({"pyproject": _requirements_hash(), "test": test_tools}))
+    STAMP.write_text(json.dumps({"pyproject": _requirements_hash(), "test": "test" in extras,
+                                 "site": "site" in extras or "test" in extras}))
     _write_lab_settings()
 
 
@@ -203,8 +217,18 @@ def cmd_lab(args: list[str]) -> None:
     _write_lab_settings()
     _print_sync(sync_workspace(), WORKSPACE)
     extra = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    default = f"--ServerApp.default_url=/lab/tree/notebooks/00_start_here.ipynb"
-    run([BIN / "jupyter", "lab", f"--ServerApp.root_dir={WORKSPACE}", default, *extra, *args])
+    run([BIN / "jupyter", "lab", f"--ServerApp.root_dir={WORKSPACE}", *lab_landing(), *extra,
+         *args])
+
+
+#: the page the lab opens on: the start page (its path in the workspace and in the repository)
+START_PAGE = "notebooks/00_start_here.ipynb"
+
+
+def lab_landing(page: str = START_PAGE) -> list[str]:
+    """JupyterLab's options that open it on ``page``: ``LabApp.default_url`` (JupyterLab's
+    own ``/lab`` would override ``ServerApp.default_url``), the address ``/`` redirects to."""
+    return [f"--LabApp.default_url=/lab/tree/{page}"]
 
 
 def cmd_test(args: list[str]) -> None:
@@ -227,6 +251,11 @@ def cmd_exercises(args: list[str]) -> None:
     run([PYTHON, "-m", "kernelcourse", "exercises", "build", *args])
 
 
+def cmd_site(args: list[str]) -> None:
+    setup(test_tools=False, site_tools=True)
+    run([PYTHON, ROOT / "tools" / "build_site.py", *args])
+
+
 def cmd_bench(args: list[str]) -> None:
     setup(test_tools=False)
     scripts = sorted((ROOT / "benchmarks").glob("bench_*.py"))
@@ -242,6 +271,7 @@ COMMANDS = {
     "notebooks": cmd_notebooks,
     "exercises": cmd_exercises,
     "bench": cmd_bench,
+    "site": cmd_site,
     "setup": lambda args: setup(),
 }
 

@@ -128,7 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     exercises = commands.add_parser("exercises", help="the exercise notebooks")
     ex_commands = exercises.add_subparsers(dest="exercises_command", required=True)
     build = ex_commands.add_parser(
-        "build", help="generate exercises/<name>.ipynb from exercises/source/<name>.ipynb")
+        "build", help="generate exercises/<name>_exercises.ipynb from exercises/source/<name>.ipynb")
     build.add_argument("sources", nargs="*", metavar="SOURCE",
                        help="source notebooks (default: exercises/source/*.ipynb)")
     build.add_argument("--no-execute", action="store_true",

@@ -256,6 +256,12 @@ JS_PROBLEMS = """async () => {
       out.push(where + ': error or stderr output: ' + tail(e.textContent, 500));
     for (const e of c.querySelectorAll('.jupyter-widgets-error-widget'))
       out.push(where + ': widget failed to render: ' + e.textContent.slice(0, 300));
+    // a widget wider than its output area gets a horizontal scrollbar under it
+    for (const e of [...c.querySelectorAll('.jp-OutputArea-output')].filter(o => o.querySelector('.jupyter-widgets'))
+                     .flatMap(o => [o, ...o.querySelectorAll('.widget-container')]))
+      if (e.scrollWidth > e.clientWidth + 0.5 && getComputedStyle(e).overflowX !== 'hidden')
+        out.push(where + ': a widget overflows its area (' + e.scrollWidth + ' px in ' + e.clientWidth
+                 + ' px: a horizontal scrollbar)');
     for (const e of c.querySelectorAll('.jp-OutputArea-output')) {
       const t = e.textContent;
       if (t.includes('Error displaying widget')) out.push(where + ': ' + t.slice(0, 300));

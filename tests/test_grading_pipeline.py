@@ -9,7 +9,7 @@ import pytest
 from kernelcourse.grading import get_question
 from kernelcourse.grading.grader import answer_cells, grade_notebook
 from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
-                                           student_notebook, student_source)
+                                           student_name, student_notebook, student_source)
 
 SOURCES = sorted(SOURCE_DIR.glob("*.ipynb"))
 
@@ -82,15 +82,16 @@ def test_the_check_command_reports_a_stale_student_version(tmp_path, capsys):
     name = SOURCES[0].name
     nb = nbformat.read(SOURCES[0], as_version=4)
     nbformat.write(nb, src / name)
-    nbformat.write(student_notebook(nb), tmp_path / name)
+    nbformat.write(student_notebook(nb, name), tmp_path / student_name(name))
     assert stale_notebooks([src / name]) == []
     nb.cells[3].source += "\n# a late change"
     nbformat.write(nb, src / name)
     [line] = stale_notebooks([src / name])
-    assert line.endswith("differs from its source from cell 3 on")
+    # the student's cell 4: the source's cell 3, after the generated hand-in cell
+    assert line.endswith("differs from its source from cell 4 on")
     from kernelcourse.__main__ import main
     assert main(["exercises", "build", "--check", str(src / name)]) == 1
-    assert "differs from its source from cell 3 on" in capsys.readouterr().err
+    assert "differs from its source from cell 4 on" in capsys.readouterr().err
 
 
 def test_build_without_execution_writes_the_student_version(tmp_path):
@@ -100,8 +101,8 @@ def test_build_without_execution_writes_the_student_version(tmp_path):
     nbformat.write(nb, src / SOURCES[0].name)
     from kernelcourse.grading.pipeline import build
     [written] = build([src / SOURCES[0].name], execute=False, log=lambda *a: None)
-    assert written == tmp_path / SOURCES[0].name
-    committed = nbformat.read(STUDENT_DIR / SOURCES[0].name, as_version=4)
+    assert written == tmp_path / student_name(SOURCES[0].name)
+    committed = nbformat.read(STUDENT_DIR / student_name(SOURCES[0].name), as_version=4)
     assert [c.source for c in nbformat.read(written, as_version=4).cells] == \
         [c.source for c in committed.cells]
 
@@ -139,7 +140,7 @@ def test_sources_score_full_marks(path):
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
 def test_untouched_student_versions_score_zero_without_error(path):
-    student = STUDENT_DIR / path.name
+    student = STUDENT_DIR / student_name(path.name)
     row = grade_notebook(student, memory_mb=1024)
     assert row.errors == [] and row.total == 0 and row.possible > 0
     assert all(d.endswith(", 0/" + d.rsplit("/", 1)[1]) and "not attempted" in d
@@ -152,6 +153,48 @@ def test_stored_outputs_pass_in_the_source_and_are_not_attempted_in_the_student_
         return ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells
                 if c.cell_type == "code" and re.search(r"^check\(", c.source, re.M)]
     source = lines(nbformat.read(path, as_version=4))
-    student = lines(nbformat.read(STUDENT_DIR / path.name, as_version=4))
+    student = lines(nbformat.read(STUDENT_DIR / student_name(path.name), as_version=4))
     assert source and all(": passed " in t for t in source)
     assert student and all(": not attempted, 0/" in t for t in student)
+
+
+# ------------------------------------------------------- what a student reads first
+def test_student_sets_are_named_apart_from_their_lectures():
+    """A lecture and its exercise set never share a file name (two tabs, a .updated copy)."""
+    lectures = {p.name for p in (STUDENT_DIR.parent / "notebooks").glob("*.ipynb")}
+    students = sorted(STUDENT_DIR.glob("*.ipynb"))
+    assert [p.name for p in students] == sorted(student_name(s.name) for s in SOURCES)
+    assert all(p.name.endswith("_exercises.ipynb") and p.name not in lectures for p in students)
+    assert student_name("07_svm.ipynb") == "07_svm_exercises.ipynb"
+    assert student_name("07_svm_exercises.ipynb") == "07_svm_exercises.ipynb"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_student_versions_say_what_to_hand_in_and_import_hint_in_every_check_cell(path):
+    nb = nbformat.read(STUDENT_DIR / student_name(path.name), as_version=4)
+    number = int(path.name.split("_", 1)[0])
+    assert nb.cells[0].source.startswith(f"# Exercises {number}: "), "the title names the set"
+    [top] = [c.source for c in nb.cells[:nb.cells.index(next(c for c in nb.cells
+                                                               if c.cell_type == "code"))]
+             if c.metadata.get("kernelcourse-handing-in")]
+    assert f"`{student_name(path.name)}`" in top and "practice points" in top
+    link = re.search(r"\]\(\.\./notebooks/([^)]+\.ipynb)\)", top)
+    assert link and (STUDENT_DIR.parent / "notebooks" / link.group(1)).exists(), top
+    assert link.group(1).startswith(f"{number:02d}_")
+    checks = [c for c in nb.cells if c.cell_type == "code" and re.search(r"^check\(", c.source, re.M)]
+    assert checks
+    for cell in checks:
+        # the stub names hint("<id>"): it must be defined in the check cell itself
+        assert re.search(r"^from kernelcourse\.grading import (.*\b)?hint\b", cell.source, re.M), \
+            cell.source
+
+
+@pytest.mark.parametrize("path", sorted((STUDENT_DIR.parent / "notebooks").glob("*.ipynb")),
+                         ids=lambda p: p.name)
+def test_every_check_cell_of_a_lecture_imports_hint(path):
+    """A checkpoint's stub names hint("<id>"): the check cell defines it, whatever ran before."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and re.search(r"^check\(", cell.source, re.M):
+            assert re.search(r"^from kernelcourse\.grading import (.*\b)?hint\b", cell.source, re.M), \
+                (path.name, cell.source[:200])

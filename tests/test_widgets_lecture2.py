@@ -164,6 +164,14 @@ def test_plot_cost_draws_the_model_beside_the_measurement(timings_with_a_fixed_c
         assert axes[0].get_xlabel().startswith(f"{vary}   (")
         # legible: nothing clipped, no legend over the data
         assert legibility_problems(fig) == [], (way, vary)
+        # a log axis spanning more than a decade shows at least two tick labels
+        fig.canvas.draw()
+        for ax in axes:
+            low, high = ax.get_ylim()
+            ticks = [t for t in ax.get_yticklabels() if low <= t.get_position()[1] <= high]
+            shown = [t.get_text() for t in ticks if t.get_text()]
+            assert high / low > 10 and len(shown) >= 2, (way, vary, shown)
+            assert len(shown) == len(ticks), (way, vary, "a major tick without its label")
 
 
 def test_cost_widget_switches_way_and_size(capsys):

@@ -77,7 +77,7 @@ def test_each_move_redraws_the_one_figure_in_place(build, control, value):
 @pytest.mark.parametrize("build, path", [
     (L.margin_widget, [("log_C", 3.0), ("log_gamma", 1.5), ("log_C", -2.0), ("log_gamma", -0.5),
                        ("log_C", 1.0)]),
-    (L.smo_widget, [("step", 130), ("log_C", 1.0), ("selection", "max_violating"), ("step", 0),
+    (L.smo_widget, [("step", 124), ("log_C", 1.0), ("selection", "max_violating"), ("step", 0),
                     ("log_C", -0.5), ("step", 9)]),
 ])
 def test_the_picture_depends_on_the_controls_only(build, path):

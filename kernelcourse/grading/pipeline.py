@@ -1,7 +1,16 @@
 """The exercise pipeline: one source notebook with solutions, one generated student version.
 
 ``kernelcourse exercises build`` (or ``python3 tasks.py exercises``) reads every
-``exercises/source/*.ipynb`` and writes ``exercises/<same name>.ipynb``:
+``exercises/source/*.ipynb`` and writes ``exercises/<name>_exercises.ipynb`` (:func:`student_name`:
+the lecture ``notebooks/<name>.ipynb`` and its exercise set never share a file name, so two tabs
+and a ``.updated`` copy are told apart):
+
+* a markdown cell before the first code cell, after the title (the first cell, a ``# ``
+  heading) and the references (:func:`handing_in_cell`): the lecture the set goes with (a
+  link), which file to hand in, and that ``check()``'s points are practice points;
+* every check cell imports ``hint`` beside ``check`` (``from kernelcourse.grading import
+  check`` becomes ``... import check, hint``), so the ``hint("<id>")`` the stubs name works in
+  the check cell even when the set's first cell was not run;
 
 * in each code cell, the lines from ``# BEGIN SOLUTION`` to ``# END SOLUTION``
   (markers included) become one line ``raise NotImplementedError(<hint>)``,
@@ -23,8 +32,8 @@ import copy
 import re
 from pathlib import Path
 
-__all__ = ["student_source", "student_notebook", "build", "stale_notebooks",
-           "SOURCE_DIR", "STUDENT_DIR"]
+__all__ = ["student_source", "student_notebook", "student_name", "handing_in_cell", "build",
+           "stale_notebooks", "SOURCE_DIR", "STUDENT_DIR", "STUDENT_SUFFIX"]
 
 # the course folder: the one holding this package (an editable install), else the current one
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +48,56 @@ END = re.compile(r"^[ \t]*#+\s*END SOLUTION\s*$")
 ANSWER = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 SOLUTION_ONLY = "# SOLUTION ONLY"
 DEFAULT_HINT = "replace this line with your solution"
+#: the end of a student exercise set's file name: ``07_support_vector_machines_exercises.ipynb``
+STUDENT_SUFFIX = "_exercises"
+#: a check cell's import of ``check`` alone (the generated cell imports ``hint`` too)
+CHECK_IMPORT = re.compile(r"^from kernelcourse\.grading import check[ \t]*$", re.MULTILINE)
+#: the marker of the generated hand-in cell (in its metadata, so it is never edited by hand)
+HANDING_IN = "kernelcourse-handing-in"
+
+
+def student_name(source_name: str) -> str:
+    """The student version's file name of the source ``source_name``: ``NN_topic.ipynb`` gives
+    ``NN_topic_exercises.ipynb`` (a name that already ends so is kept)."""
+    stem, dot, ext = str(source_name).rpartition(".")
+    if not dot:
+        stem, ext = str(source_name), "ipynb"
+    return f"{stem}.{ext}" if stem.endswith(STUDENT_SUFFIX) else f"{stem}{STUDENT_SUFFIX}.{ext}"
+
+
+def _lecture_link(source_name: str) -> str:
+    """The lecture notebook this set goes with, as a link from ``exercises/`` (by its number)."""
+    stem = str(source_name).rsplit(".", 1)[0]
+    if stem.endswith(STUDENT_SUFFIX):
+        stem = stem[: -len(STUDENT_SUFFIX)]
+    number = stem.split("_", 1)[0]
+    lectures = ROOT / "notebooks"
+    found = sorted(lectures.glob(f"{number}_*.ipynb")) if number.isdigit() else []
+    name = f"{stem}.ipynb" if (lectures / f"{stem}.ipynb").exists() or not found else found[0].name
+    label = f"lecture {int(number)}" if number.isdigit() else "the lecture"
+    return f"[{label}](../notebooks/{name})"
+
+
+def handing_in_cell(source_name: str):
+    """The markdown cell put after an exercise set's title: its lecture, what to hand in, and
+    what ``check()``'s points are."""
+    import nbformat
+
+    file = student_name(source_name)
+    text = (f"**The lecture.** These exercises go with {_lecture_link(source_name)}; read it "
+            "first.\n\n"
+            f"**What you hand in.** This notebook, `{file}`, with your answers in its "
+            "`# ANSWER` cells, saved (in your workspace it is `workspace/exercises/"
+            f"{file}`; on Binder, File > Download saves it to your computer). Hand it in the way "
+            "your instructor asks. Only the answer cells are graded: your instructor's grader runs "
+            "each one on cases of its own.\n\n"
+            "**The points `check()` prints are practice points.** They tell you how your answer "
+            "does on the inputs that check drew, so that you can fix it; your grade is what the "
+            "instructor's grader gives when it grades the notebook you hand in.")
+    cell = nbformat.v4.new_markdown_cell(text)
+    cell.metadata[HANDING_IN] = True
+    cell.id = "handing-in"                  # a fixed id: regenerating makes no diff
+    return cell
 
 
 def stub_message(question_id: str, given: bool = False) -> str:
@@ -97,11 +156,19 @@ def student_source(source: str, hint: str = DEFAULT_HINT, where: str = "cell") -
     return "\n".join(out)
 
 
+def _is_title(cell) -> bool:
+    source = cell.source if isinstance(cell.source, str) else "".join(cell.source)
+    return cell.cell_type == "markdown" and source.startswith("# ")
+
+
 def student_notebook(nb, name: str = "notebook"):
     """The student version of a source notebook (a new object; ``nb`` is unchanged)."""
     student = copy.deepcopy(nb)
-    cells = []
+    cells, placed = [], False
     for index, cell in enumerate(student.cells):
+        if cell.cell_type == "code" and not placed and _is_title(student.cells[0]):
+            cells.append(handing_in_cell(name))   # after the title and the references
+            placed = True
         source = cell.source if isinstance(cell.source, str) else "".join(cell.source)
         if source.lstrip("\n").startswith(SOLUTION_ONLY):
             continue
@@ -109,6 +176,9 @@ def student_notebook(nb, name: str = "notebook"):
             if "BEGIN SOLUTION" in source or "END SOLUTION" in source:
                 cell.source = student_source(source, _hint_for(source),
                                              where=f"{name}, cell {index}")
+            elif "check(" in source:
+                cell.source = CHECK_IMPORT.sub("from kernelcourse.grading import check, hint",
+                                               source)
             cell.outputs = []
             cell.execution_count = None
         cells.append(cell)
@@ -124,7 +194,7 @@ def _sources(paths=None) -> list[Path]:
 
 def _target(source: Path, student_dir: Path | None) -> Path:
     folder = student_dir if student_dir is not None else source.resolve().parent.parent
-    return Path(folder) / source.name
+    return Path(folder) / student_name(source.name)
 
 
 def build(paths=None, *, execute: bool = True, student_dir=None, log=print) -> list[Path]:

@@ -25,7 +25,7 @@ import io
 import numpy as np
 
 __all__ = ["new_figure", "show_figure", "figure_png", "FigureView", "interactive_figure",
-           "FigureInteractive", "widget_builders", "static_png"]
+           "FigureInteractive", "widget_builders", "static_png", "describe_figure", "figure_alt"]
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw):
@@ -110,7 +110,10 @@ class FigureView:
         self.renders = 0
         # shown at the figure's own size (the widget would otherwise stretch it to the page)
         width = int(round(self.fig.get_figwidth() * dpi))
-        self.image = W.Image(format="png", width=width, layout=W.Layout(max_width="100%"))
+        # no side margins: the widgets' 2 px each side beside a 100 % width overflowed the output
+        # area by 4 px (a horizontal scrollbar under every widget)
+        self.image = W.Image(format="png", width=width,
+                             layout=W.Layout(max_width="100%", margin="2px 0px"))
 
     _SCENE_STATE = ("fig", "axes", "_layout", "_moving", "_layer", "_background",
                     "_layer_background", "_positions")
@@ -291,9 +294,70 @@ def interactive_figure(update, view: FigureView, controls: dict, **attributes):
     widget.children = (*widget.kwargs_widgets, view.image, widget.out)
     widget.controls = controls
     widget.view = view
+    widget.summary = _builder_summary(update)
     for name, value in attributes.items():
         setattr(widget, name, value)
     return widget
+
+
+def _builder_summary(update) -> str:
+    """What a widget shows, in words: the first sentence of the docstring of the builder whose
+    ``update`` this is (``margin_widget.<locals>.update`` -> ``margin_widget``), without its
+    ``Widget:`` label and markup; empty when there is none."""
+    import re
+    import sys
+
+    module = sys.modules.get(getattr(update, "__module__", ""), None)
+    builder = getattr(module, getattr(update, "__qualname__", "").split(".")[0], None)
+    doc = (getattr(builder, "__doc__", None) or "").strip().split("\n\n")[0]
+    doc = re.sub(r"\s+", " ", doc.replace("``", ""))
+    doc = re.sub(r"^(The [\w -]+ widget|Widget)( \([^)]*\))?: ", "", doc)
+    first = re.split(r"(?<=[a-z)])\. ", doc)[0].rstrip(".")
+    return first[:1].upper() + first[1:] if re.match(r"[a-z]+\b(?![\d(])", first) else first
+
+
+def describe_figure(fig) -> str:
+    """The panels of ``fig`` in words: each visible axes' title and what it plots against what
+    (its axis labels), for the alt text of a picture."""
+    import re
+
+    parts = []
+    for ax in fig.axes:
+        if not ax.get_visible() or not (ax.get_xlabel() or ax.get_ylabel() or ax.get_title()):
+            continue
+        title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
+        x, y = ax.get_xlabel(), ax.get_ylabel()
+        axes = f"{y} against {x}" if x and y else (x or y)
+        parts.append(f"{axes} ({title})" if title and axes else (title or axes))
+    text = "; ".join(p for p in parts if p).replace("$", "")
+    for tex, plain in _TEX_WORDS.items():
+        text = re.sub(re.escape("\\" + tex) + r"(?![a-zA-Z])", plain, text)
+    text = re.sub(r"\\[a-zA-Z]+", "", text).replace("\\", "").replace("{", "").replace("}", "")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+#: TeX commands of the figures' labels, in plain text for an alt text
+_TEX_WORDS = {"leq": "≤", "geq": "≥", "langle": "⟨", "rangle": "⟩",
+              "top": "ᵀ", ",": " ", "lambda": "lambda", "gamma": "gamma", "alpha": "alpha",
+              "phi": "phi", "Phi": "Phi", "sigma": "sigma", "mathrm": "", "|": "|"}
+
+
+def figure_alt(widget) -> str:
+    """The alt text of a widget's stored picture: what the widget shows (its builder's
+    summary), the controls' values the picture was drawn at, and its panels."""
+    values = []
+    for name, control in (getattr(widget, "controls", {}) or {}).items():
+        label = getattr(control, "description", "") or name
+        value = getattr(control, "value", "")
+        values.append(f"{label} = {value:g}" if isinstance(value, float) else f"{label} = {value}")
+    view = getattr(widget, "view", None)
+    panels = describe_figure(view.fig) if view is not None else ""
+    text = getattr(widget, "summary", "") or "An interactive figure"
+    if values:
+        text += f", drawn at {', '.join(values)}"
+    if panels:
+        text += f". Panels: {panels}"
+    return text + "."
 
 
 #: the smallest font, in points, of a widget's figure (legends and ticks included)
@@ -340,7 +404,9 @@ def _figure_interactive_class():
         picture the widget showed when it was displayed (``image/png``) and a one-line
         text: a page that cannot run widgets (GitHub, nbviewer, an HTML export, an
         untrusted notebook in JupyterLab) shows the figure instead of the widget's repr,
-        and a live JupyterLab shows the widget.
+        and a live JupyterLab shows the widget. The picture's metadata carries its alt
+        text (:func:`figure_alt`: what the widget shows, at which values), which the
+        course's website gives the image.
         """
 
         def _repr_mimebundle_(self, **kwargs):
@@ -351,11 +417,12 @@ def _figure_interactive_class():
                 return None
             view = getattr(self, "view", None)
             png = getattr(getattr(view, "image", None), "value", b"")
-            if png:
-                bundle["image/png"] = base64.b64encode(static_png(png)).decode("ascii")
             names = ", ".join(getattr(self, "controls", {}) or ())
             bundle["text/plain"] = (f"[an interactive figure: run the notebook to move its "
                                     f"controls ({names})]")
+            if png:
+                bundle["image/png"] = base64.b64encode(static_png(png)).decode("ascii")
+                return bundle, {"image/png": {"alt": figure_alt(self)}}
             return bundle
 
     return FigureInteractive

@@ -340,8 +340,10 @@ def plot_cost(rows, axes=None):
 def _cost_limits(ax, x, measured, model):
     """Log axes over the sizes and over the data and the model, at least a factor 10 high (a
     flat curve then looks flat), with room above for the legend; the sizes as the horizontal
-    ticks, round major ticks only on the vertical axis (no long minor labels)."""
-    from matplotlib.ticker import NullFormatter, NullLocator
+    ticks; on the vertical axis labelled ticks at 1, 2 and 5 times the powers of ten when the
+    axis spans under three decades (so it always shows at least two labels, never one alone
+    on an axis more than a decade high), at the powers of ten above that."""
+    from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullFormatter, NullLocator
 
     lo = min(measured.min(), model.min())
     hi = max(measured.max(), model.max())
@@ -349,7 +351,14 @@ def _cost_limits(ax, x, measured, model):
         middle = np.sqrt(lo * hi)
         lo, hi = middle / np.sqrt(10.0), middle * np.sqrt(10.0)
     span = np.log10(hi / lo)
-    ax.set_ylim(lo / 10 ** (0.08 * span), hi * 10 ** (0.45 * span))
+    bottom, top = lo / 10 ** (0.08 * span), hi * 10 ** (0.45 * span)
+    ax.set_ylim(bottom, top)
+    subs = (1.0, 2.0, 5.0) if np.log10(top / bottom) < 3.0 else (1.0,)
+    ax.yaxis.set_major_locator(LogLocator(base=10.0, subs=subs))
+    # every major tick labelled (the formatter's own thinning would leave 2 and 5 bare)
+    ax.yaxis.set_major_formatter(LogFormatterSciNotation(base=10.0, labelOnlyBase=False,
+                                                         minor_thresholds=(np.inf, np.inf)))
+    ax.yaxis.set_minor_locator(NullLocator())
     ax.yaxis.set_minor_formatter(NullFormatter())
     ax.set_xlim(x.min() / 1.3, x.max() * 1.3)
     ax.set_xticks(x, [f"{s:.0f}" for s in x])
@@ -379,7 +388,7 @@ def _move_cost_lines(rows, axes):
 #: the cost widget's figure: its size and fixed margins (the same for every picture, so that
 #: switching pictures does not move the axes)
 COST_FIGSIZE = (10, 3.4)
-COST_MARGINS = dict(left=0.08, right=0.985, bottom=0.16, top=0.89, wspace=0.28)
+COST_MARGINS = dict(left=0.095, right=0.985, bottom=0.16, top=0.89, wspace=0.34)
 
 
 def cost_picture(rows, dpi=100) -> bytes:

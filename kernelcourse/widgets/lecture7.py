@@ -49,7 +49,7 @@ def margin_data(n=60, random_state=0):
     return X, y
 
 
-def margin_state(X, y, C, gamma, grid=60):
+def margin_state(X, y, C, gamma, grid=150):
     """The RBF SVM with ``C`` and ``gamma`` fitted by SMO, and its decision values on a grid.
 
     Returns a dict: ``C``, ``gamma``, ``alpha``, ``b``, ``free`` and ``bound`` (masks of
@@ -76,7 +76,7 @@ def plot_margin_state(state, X, y, ax):
     """Draw the data and ``state`` on ``ax``; returns the artists that moves change."""
     a = {"ax": ax}
     a["regions"] = ax.imshow(np.zeros_like(state["F"]), extent=(*_BOX, *_BOX), origin="lower",
-                             cmap="RdBu_r", vmin=-2, vmax=2, alpha=0.45, interpolation="nearest")
+                             cmap="RdBu_r", vmin=-2, vmax=2, alpha=0.45, interpolation="bilinear")
     # drawn with the moving artists, in z-order, so that the regions never cover them
     a["classes"] = [ax.scatter(X[y == label, 0], X[y == label, 1], s=14, c=colour, label=f"class {name}",
                                zorder=3) for label, colour, name in ((1, "C3", "+1"), (-1, "C0", "-1"))]
@@ -208,10 +208,31 @@ def _line(w, b, level, xs):
     return np.array([np.nan]), np.array([np.nan])
 
 
-def plot_smo_state(trace, state, X, y, axes, axes_steps=130):
+def _smo_limits(trace):
+    """The right panel's limits for ``trace``: every step of the run across, and the whole of
+    both curves (objectives over the run's optimal dual value) up and down."""
+    s = trace["run"].steps
+    n = max(trace["run"].n_iter, 1)
+    top = s["dual"][-1] if len(s["dual"]) else 1.0
+    high = max(float(np.max(s["primal"] / top)) if len(s["primal"]) else 1.0, 1.0)
+    low = min(float(np.min(s["dual"] / top)) if len(s["dual"]) else 0.0, 0.0)
+    return (0, n + 0.5), (low - 0.04 * (high - low), high + 0.06 * (high - low))
+
+
+#: the colours of the classes in the stepper (``coolwarm`` at the ends, as the points are drawn)
+_SMO_CLASSES = ((1, 1.0, "class +1"), (-1, 0.0, "class -1"))
+#: the stepper's figure: its size and fixed margins, with the legend under both panels
+SMO_FIGSIZE = (10.0, 5.2)
+SMO_MARGINS = dict(left=0.07, right=0.985, bottom=0.27, top=0.93, wspace=0.26)
+
+
+def plot_smo_state(trace, state, X, y, axes):
     """Left the data, multipliers and hyperplane; right the objectives against the step (the
-    x axis up to ``axes_steps``, the objectives divided by the run's optimal dual value, so
-    that no move changes the axes)."""
+    x axis across the run's steps, the objectives divided by the run's optimal dual value,
+    the y axis over both curves: :func:`_smo_limits`). One legend, under both panels."""
+    from matplotlib.lines import Line2D
+    import matplotlib
+
     ax, ax2 = axes
     a = {"ax": ax, "ax2": ax2}
     lo, hi = X.min(axis=0) - 0.5, X.max(axis=0) + 0.5
@@ -227,28 +248,41 @@ def plot_smo_state(trace, state, X, y, axes, axes_steps=130):
     ax.set_ylim(lo[1], hi[1])
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.legend(fontsize=7, loc="upper left", framealpha=0.8)
     a["title"] = ax.set_title("", fontsize=9, loc="left")
-    a["dual"], = ax2.plot([], [], "C2-", label="dual")
-    a["primal"], = ax2.plot([], [], "C1-", label="primal")
-    a["now"] = ax2.axvline(0, color="gray", lw=1)
+    a["dual"], = ax2.plot([], [], "C2-", label="dual objective")
+    a["primal"], = ax2.plot([], [], "C1-", label="primal objective")
+    a["now"] = ax2.axvline(0, color="gray", lw=1, label="this step")
     ax2.set_xlabel("SMO step")
     ax2.set_ylabel("objective / the optimal dual objective")
-    ax2.set_xlim(0, axes_steps)
-    ax2.set_ylim(0, 3)
     ax2.axhline(1.0, color="gray", lw=0.6, ls=":")
-    ax2.legend(fontsize=8, loc="upper right")
     a["title2"] = ax2.set_title("", fontsize=9, loc="left")
+    cmap = matplotlib.colormaps["coolwarm"]
+    marks = [Line2D([], [], ls="none", marker="o", ms=6, mfc=cmap(at), mec="k", mew=0.3, label=name)
+             for _, at, name in _SMO_CLASSES]
+    marks.append(Line2D([], [], ls="none", marker="o", ms=11, mfc="lightgray", mec="k", mew=1.5,
+                        label="support vector (a_i > 0), area growing with a_i"))
+    handles = [*marks, a["pair"], a["boundary"], a["plus"], a["minus"], a["dual"], a["primal"], a["now"]]
+    # under both panels, never over the data or the curves
+    a["legend"] = ax.figure.legend(handles=handles, loc="lower center", ncol=4, fontsize=9,
+                                   bbox_to_anchor=(0.5, 0.0), frameon=False)
+    a["limits"] = None
     return a
 
 
 def update_smo_state(artists, trace, state, X, y):
-    """Move the artists to ``state``: the curves of ``trace`` scaled by its last dual value."""
+    """Move the artists to ``state``: the curves of ``trace`` scaled by its last dual value.
+    Returns True when the right panel's limits changed (a new run: the figure is drawn anew)."""
     s = trace["run"].steps
     t = np.arange(1, len(s["dual"]) + 1)
     top = s["dual"][-1] if len(t) else 1.0
     artists["dual"].set_data(t, s["dual"] / top)
     artists["primal"].set_data(t, s["primal"] / top)
+    limits = _smo_limits(trace)
+    changed = limits != artists["limits"]
+    if changed:
+        artists["ax2"].set_xlim(*limits[0])
+        artists["ax2"].set_ylim(*limits[1])
+        artists["limits"] = limits
     C = trace["C"]
     alpha = state["alpha"]
     artists["points"].set_sizes(20 + 180 * alpha / C)
@@ -266,7 +300,7 @@ def update_smo_state(artists, trace, state, X, y):
         artists["pair"].set_data([], [])
         artists["title"].set_text(f"step 0 of {state['n_iter']}: every a_i = 0")
         artists["title2"].set_text("duality gap C n")
-    return artists
+    return changed
 
 
 def smo_readout(state, y) -> str:
@@ -284,33 +318,35 @@ def smo_readout(state, y) -> str:
             f"{state['duality_gap']:.4f}   KKT gap m - M = {state['kkt_gap']:.4f}")
 
 
-def smo_widget(step=0, selection="second_order", log_C=0.0, n=24, max_step=130):
+def smo_widget(step=0, selection="second_order", log_C=0.0, n=24):
     """Widget: SMO's steps on a linear SVM; the step, the pair rule and ``log10 C``."""
     import ipywidgets as W
 
     X, y = smo_data(n)
+    # every run the controls reach, solved once: a move only looks its state up
+    traces = {(round(c, 6), rule): smo_trace(X, y, 10.0 ** c, rule)
+              for c in np.arange(-1.0, 1.01, 0.5) for rule in svm.SELECTIONS}
+    longest = max(t["run"].n_iter for t in traces.values())   # the step slider reaches every run's end
     controls = {
-        "step": W.IntSlider(value=step, min=0, max=max_step, description="step", continuous_update=False,
-                            style=_WIDE),
+        "step": W.IntSlider(value=min(step, longest), min=0, max=longest, description="step",
+                            continuous_update=False, style=_WIDE),
         "selection": W.Dropdown(options=list(svm.SELECTIONS), value=selection, description="pair rule",
                                 style=_WIDE),
         "log_C": W.FloatSlider(value=log_C, min=-1.0, max=1.0, step=0.5, description="log10 C",
                                continuous_update=False, style=_WIDE)}
-    view = FigureView(1, 2, figsize=(10.0, 4.4))
+    view = FigureView(1, 2, figsize=SMO_FIGSIZE, layout=None)
+    view.fig.subplots_adjust(**SMO_MARGINS)
     artists = {}
-    # every run the controls reach, solved once: a move only looks its state up
-    traces = {(round(c, 6), rule): smo_trace(X, y, 10.0 ** c, rule)
-              for c in np.arange(-1.0, 1.01, 0.5) for rule in svm.SELECTIONS}
 
     def update(step, selection, log_C):
         trace = traces[(round(log_C, 6), selection)]
         state = smo_state(trace, X, y, step)
         if not artists:
-            artists.update(plot_smo_state(trace, state, X, y, view.axes, max_step))
+            artists.update(plot_smo_state(trace, state, X, y, view.axes))
             view.animate(*(artists[k] for k in ("points", "pair", "boundary", "plus", "minus", "now",
                                                 "title", "title2", "dual", "primal")))
-        update_smo_state(artists, trace, state, X, y)
-        view.render()
+        new_run = update_smo_state(artists, trace, state, X, y)
+        view.render(full=new_run)
         print(smo_readout(state, y))
         state["figure"] = view.fig
         state["trace"] = trace
