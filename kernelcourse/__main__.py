@@ -260,7 +260,7 @@ def _questions(args) -> int:
 
 
 def _gradescope(args) -> int:
-    from .grading import exports
+    from .grading.handback import exports
 
     if args.gradescope_command == "build":
         selection = [s.strip() for s in args.questions.split(",") if s.strip()]

@@ -1,4 +1,4 @@
-"""Grading that closes the loop (kernelcourse.grading.feedback, report, roster, exports,
+"""Grading that closes the loop (kernelcourse.grading.handback.feedback, report, roster, exports,
 similarity, history, handback, selftest and the instructors' question folders).
 
 The formats follow each platform's documentation: Canvas's gradebook import (Instructure, "How
@@ -24,15 +24,15 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import questions as registry_module
-from kernelcourse.grading.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
+from kernelcourse.grading.handback.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
                                           gradescope_results, moodle_csv)
-from kernelcourse.grading.feedback import page_html, page_markdown, page_name, write_feedback
+from kernelcourse.grading.handback.feedback import page_html, page_markdown, page_name, write_feedback
 from kernelcourse.grading.gradebook import Submission, write_gradebook
-from kernelcourse.grading.history import archive, book_files, merge, question_hash, read_history
+from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.report import class_report, report_html
-from kernelcourse.grading.roster import Student, match, read_roster
-from kernelcourse.grading.similarity import THRESHOLD, similar_pairs, similarity
+from kernelcourse.grading.handback.report import class_report, report_html
+from kernelcourse.grading.handback.roster import Student, match, read_roster
+from kernelcourse.grading.handback.similarity import THRESHOLD, similar_pairs, similarity
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "grading"
@@ -83,7 +83,7 @@ def test_question_hash_is_stable_and_changes_with_the_definition():
 def test_every_question_hash_is_the_same_in_another_interpreter():
     """A hash must not hold a memory address: ex5.q9's and ex6.q9's diagnoses run given code
     compiled from text (no source file), whose repr changed with every run."""
-    code = ("import json; from kernelcourse.grading.history import question_hash; "
+    code = ("import json; from kernelcourse.grading.handback.history import question_hash; "
             "from kernelcourse.grading.questions import all_questions, get_question; "
             "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
     runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
@@ -569,7 +569,7 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
         assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root
         assert z.getinfo("run_autograder").external_attr >> 16 & 0o111
         assert "package/kernelcourse/grading/grader.py" in names
-    from kernelcourse.grading.exports import unpack_for_test
+    from kernelcourse.grading.handback.exports import unpack_for_test
 
     root = unpack_for_test(zip_path, tmp_path / "autograder")
     shutil.copy(FIXTURES / "mistakes.ipynb", root / "submission" / "ex1.ipynb")
@@ -633,7 +633,7 @@ def _setup_run(tmp_path, python3_is_new: bool):
     """Run the zip's setup.sh with logging stand-ins for apt-get, add-apt-repository and the
     interpreters (Gradescope's Ubuntu 22.04 base: python3 is 3.10 unless told otherwise);
     the lines they logged, in order."""
-    from kernelcourse.grading.exports import _SETUP_SH
+    from kernelcourse.grading.handback.exports import _SETUP_SH
 
     stubs, log, root = tmp_path / "bin", tmp_path / "log", tmp_path / "autograder"
     stubs.mkdir()
@@ -684,7 +684,7 @@ def test_setup_sh_uses_an_image_python_that_is_already_new_enough(tmp_path):
 
 
 def test_a_built_autograder_carries_a_fixed_secret_seed(tmp_path):
-    from kernelcourse.grading.exports import build_gradescope
+    from kernelcourse.grading.handback.exports import build_gradescope
 
     seeds = []
     for i in range(2):
@@ -696,7 +696,7 @@ def test_a_built_autograder_carries_a_fixed_secret_seed(tmp_path):
 
 @pytest.mark.slow
 def test_when_the_sandbox_cannot_start_every_result_says_so(tmp_path):
-    from kernelcourse.grading.exports import build_gradescope, unpack_for_test
+    from kernelcourse.grading.handback.exports import build_gradescope, unpack_for_test
 
     zip_path = build_gradescope(tmp_path / "autograder.zip", ["ex1.q5", "ex1.q6"])
     root = unpack_for_test(zip_path, tmp_path / "autograder")
@@ -720,7 +720,7 @@ def test_item_analysis_against_a_hand_computation():
     difficulties are 3/4, 1/2, 1/4; KR-20 = 3/2 (1 - sum p q / var(total)) with
     sum p q = 3/16 + 1/4 + 3/16 = 5/8 and var(total) = 5/4 (population), so 0.75; the first
     question against the rest ([2, 1, 0, 0]): r = 0.75 / sqrt(0.75 * 2.75) = 0.52223."""
-    from kernelcourse.grading.report import LOW_DISCRIMINATION, cronbach_alpha, item_analysis
+    from kernelcourse.grading.handback.report import LOW_DISCRIMINATION, cronbach_alpha, item_analysis
 
     scores = [[1, 1, 1], [1, 1, 0], [1, 0, 0], [0, 0, 0]]
     result = item_analysis(scores, [1, 1, 1])
@@ -748,7 +748,7 @@ def test_item_analysis_against_a_hand_computation():
 
 
 def test_wording_cannot_be_misread():
-    from kernelcourse.grading.feedback import _label, _what
+    from kernelcourse.grading.handback.feedback import _label, _what
 
     crashed = {"status": "error", "detail": "raised ZeroDivisionError: division by zero",
                "n_passed": 0, "n_cases": 3}
@@ -766,7 +766,7 @@ def test_wording_cannot_be_misread():
 
 # ------------------------------------------------------------------------ no one file breaks it
 def test_deep_nesting_is_left_out_of_the_similarity_not_fatal():
-    from kernelcourse.grading.similarity import fingerprints, similar_by_student
+    from kernelcourse.grading.handback.similarity import fingerprints, similar_by_student
 
     deep = ["def f(x):\n    return " + "(" * 5000 + "x" + ")" * 5000 + "\n",
             "def f(x):\n    y = 1\n    z = 2\n    return " + "x + " * 60000 + "x\n",
@@ -798,7 +798,7 @@ def test_each_output_is_written_on_its_own(tmp_path):
 
 
 def test_a_display_name_cannot_pass_for_another_participant():
-    from kernelcourse.grading.roster import Roster, Student, match
+    from kernelcourse.grading.handback.roster import Roster, Student, match
 
     sheet = Roster([Student("102", "Ben Ode", "b@x"),
                     Student("103", "Eve_102_assignsubmission_file_x", "e@x")], kind="moodle")

@@ -123,7 +123,7 @@ def test_markdown_and_html_pages_show_outside_text_and_run_nothing(canvas_class)
 
 
 def test_a_backtick_in_a_value_cannot_leave_its_code_block():
-    from kernelcourse.grading.feedback import md_code, md_text
+    from kernelcourse.grading.handback.feedback import md_code, md_text
 
     value = "got ```` <b>x</b> ` end"
     block = md_code(value)
@@ -173,9 +173,9 @@ def test_page_names_are_injective_bounded_and_indexed(canvas_class):
     for page in pages:
         assert f"href='{page}'" in index
     # two files of one student and two names that sanitise alike get pages of their own
-    from kernelcourse.grading.feedback import page_name
+    from kernelcourse.grading.handback.feedback import page_name
     from kernelcourse.grading.gradebook import Submission
-    from kernelcourse.grading.roster import Student
+    from kernelcourse.grading.handback.roster import Student
 
     names = [page_name(Submission(file=f"/s/{n}.ipynb")) for n in
              ("alice", "alice!", "Alice", "alice?", "a" * 300, "a" * 301)]
@@ -212,7 +212,7 @@ def test_the_class_report_holds_item_analysis(canvas_class):
     report = json.loads((canvas_class["out"] / "report-ex1.json").read_text())
     book = json.loads((canvas_class["out"] / "gradebook-ex1.json").read_text())
     graded = [r for r in book["submissions"] if r["possible"] > 0]
-    from kernelcourse.grading.report import cronbach_alpha
+    from kernelcourse.grading.handback.report import cronbach_alpha
 
     scores = [[r["points"][q] for q in ("ex1.q5", "ex1.q6")] for r in graded]
     assert report["reliability"]["cronbach_alpha"] == pytest.approx(cronbach_alpha(scores),
@@ -316,7 +316,7 @@ def test_moodle_folder_is_trusted_over_the_file_name_and_names_are_exact(tmp_pat
 
 
 def test_moodle_names_are_compared_exactly_with_a_course_roster():
-    from kernelcourse.grading.roster import Roster, Student, match
+    from kernelcourse.grading.handback.roster import Roster, Student, match
 
     roster = Roster([Student("1", "Ada Lovelace", "a@x"), Student("2", "Ａｄａ Ｌｏｖｅｌａｃｅ", "b@x"),
                      Student("3", "Wei Zhang", "c@x"), Student("4", "Wei  Zhang", "d@x"),

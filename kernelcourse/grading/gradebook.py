@@ -37,9 +37,9 @@ class Submission:
     errors: list = field(default_factory=list)
     seconds: float = 0.0
     details: dict = field(default_factory=dict)
-    # what the feedback pages and the class report read (kernelcourse.grading.feedback)
+    # what the feedback pages and the class report read (kernelcourse.grading.handback.feedback)
     feedback: dict = field(default_factory=dict)
-    # the stamp of the run that graded the row (kernelcourse.grading.history)
+    # the stamp of the run that graded the row (kernelcourse.grading.handback.history)
     version: str = ""
     seed: int | None = None
     graded_at: str = ""
@@ -67,7 +67,7 @@ class Submission:
 
 def _csv_cell(text) -> str:
     """A free-text CSV field no spreadsheet takes for a formula (see
-    :func:`kernelcourse.grading.exports.text_cell`)."""
+    :func:`kernelcourse.grading.handback.exports.text_cell`)."""
     text = clean_text(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 

@@ -74,8 +74,8 @@ from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LI
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
                      bounded_json, clean_text, find_notebooks, python_source, read_notebook,
                      read_submission)
-from .feedback import feedback_record
-from .history import archive, book_files, load_rows, merge, stamp
+from .handback.feedback import feedback_record
+from .handback.history import archive, book_files, load_rows, merge, stamp
 from .pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sandbox import Sandbox, TreeMemoryLimit, probe
@@ -276,7 +276,7 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     ``assignment_name`` names the files (``gradebook-NAME.csv``...). A run into a folder
     holding that gradebook copies the old rows into the history first; with ``update`` the
     rows graded now (their questions ``selection``) are merged into it instead, each replaced
-    row kept in the history (:mod:`kernelcourse.grading.history`).
+    row kept in the history (:mod:`kernelcourse.grading.handback.history`).
     """
     stream = sys.stderr if stream is None else stream
     files = book_files(output, assignment_name)

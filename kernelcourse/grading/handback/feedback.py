@@ -24,7 +24,7 @@ import html
 import re
 from pathlib import Path
 
-from .intake import clean_text
+from ..intake import clean_text
 
 __all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
            "md_text", "md_code", "cases_text"]
@@ -316,10 +316,10 @@ def write_feedback(rows, folder, *, seed, assignment="", students=None, registry
     ``index.html`` listing them; returns the paths written and the failures ``[(what, why)]``
     (each page is written on its own: one that fails stops no other).
 
-    ``students`` maps a row's file to its :class:`~kernelcourse.grading.roster.Student`
+    ``students`` maps a row's file to its :class:`~kernelcourse.grading.handback.roster.Student`
     (the page is then named by the student id); rows that were not graded get no page.
     ``late`` maps a file to the sentence its page shows about late work."""
-    from .questions import all_questions
+    from ..questions import all_questions
 
     registry = all_questions() if registry is None else registry
     folder = Path(folder)

@@ -226,9 +226,9 @@ def _solutions() -> dict:
     global _SOLUTIONS
     if _SOLUTIONS is None:
         _SOLUTIONS = {}
-        folder = Path(__file__).resolve().parents[2] / "exercises" / "source"
+        folder = Path(__file__).resolve().parents[3] / "exercises" / "source"
         if folder.is_dir():
-            from .intake import _read
+            from ..intake import _read
 
             for path in sorted(folder.glob("*.ipynb")):
                 intake = _read(path, 64 * 1024 * 1024)
@@ -315,7 +315,7 @@ def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=
 
 def read_answers(files, max_bytes: int = 16 * 1024 * 1024) -> dict:
     """``{file: {question id: answer source}}`` of the readable notebooks among ``files``."""
-    from .intake import _read
+    from ..intake import _read
 
     out = {}
     for f in files:

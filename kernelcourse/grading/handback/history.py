@@ -70,7 +70,7 @@ def question_hash(question) -> str:
 
 
 def _version() -> str:
-    from .. import __version__
+    from ... import __version__
 
     return __version__
 
@@ -141,7 +141,7 @@ def load_rows(files: dict):
     """The rows of an existing gradebook as :class:`Submission` objects, and its assignment;
     a clear ValueError for a gradebook that is not one (a row without ``file``, a field of
     the wrong type)."""
-    from .gradebook import Submission
+    from ..gradebook import Submission
 
     path = files["json"]
     book = load_book(path)

@@ -65,7 +65,7 @@ def text_cell(text) -> str:
     leading ``=``, ``+``, ``-``, ``@``, tab or carriage return neutralised with a ``'`` so that
     no spreadsheet, whatever its delimiter, takes it for a formula. Identifiers (ids, emails,
     SIS ids) are never passed through here: an LMS matches them exactly."""
-    from .intake import clean_text
+    from ..intake import clean_text
 
     text = clean_text(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -218,10 +218,10 @@ def build_gradescope(output, selection, *, seed=None, questions_from=None,
     ``config.json`` (the questions and the seed: ``seed``, else a fresh secret one fixed in
     the zip), the package's source under ``package/`` and the instructors' question files
     under ``questions/``."""
-    from .grader import new_seed
+    from ..grader import new_seed
 
     output = Path(output)
-    root = Path(package_root) if package_root else Path(__file__).resolve().parents[2]
+    root = Path(package_root) if package_root else Path(__file__).resolve().parents[3]
     # the assignment's cases: one secret seed fixed now, so that a resubmission is graded on
     # the same cases (a student cannot re-roll them) and every result says which
     seed = new_seed() if seed is None else int(seed)
@@ -276,7 +276,7 @@ def gradescope_results(row, registry, seconds: float) -> dict:
 def not_graded_results(selection, registry, why: str) -> dict:
     """``results.json`` when nothing could be graded: every test says so in its name and its
     output (and ``extra_data``), so no one takes the zeros for a verdict."""
-    from .assignment import _selected
+    from ..assignment import _selected
 
     line = (f"NOT GRADED: {why}. This is no verdict on your work: your submission is kept, "
             f"and your instructor sees this line on every result.")
@@ -292,8 +292,8 @@ def run_gradescope(root=None) -> dict:
     """What ``run_autograder`` does: grade ``ROOT/submission`` and write
     ``ROOT/results/results.json`` (``ROOT`` is ``/autograder`` unless
     ``KERNELCOURSE_AUTOGRADER_ROOT`` or ``root`` says otherwise)."""
-    from .grader import grade_paths
-    from .questions import all_questions, use_questions_from
+    from ..grader import grade_paths
+    from ..questions import all_questions, use_questions_from
 
     start = time.monotonic()
     root = Path(root or os.environ.get("KERNELCOURSE_AUTOGRADER_ROOT", "/autograder"))
@@ -308,7 +308,7 @@ def run_gradescope(root=None) -> dict:
         data = {"score": 0.0, "output": "No notebook (*.ipynb) was submitted.", "tests": [],
                 "visibility": "visible"}
     else:
-        from .sandbox import SandboxUnavailable
+        from ..sandbox import SandboxUnavailable
 
         try:
             with tempfile.TemporaryDirectory() as out:

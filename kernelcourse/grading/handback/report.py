@@ -112,8 +112,8 @@ def _error_text(record: dict) -> str:
 def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late=None,
                  policy="", students=None) -> dict:
     """The class report's numbers from the gradebook rows."""
-    from .assignment import _selected
-    from .questions import all_questions
+    from ..assignment import _selected
+    from ..questions import all_questions
 
     registry = all_questions() if registry is None else registry
     graded = [r for r in rows if r.possible > 0]

@@ -3,10 +3,10 @@
 :func:`prepare` reads the roster and checks the pattern and the exports' needs *before* any
 grading (a wrong roster costs no grading time). :func:`hand_back` then takes the gradebook
 rows of the run and, as asked, maps files to students
-(:mod:`~kernelcourse.grading.roster`), writes the feedback pages
-(:mod:`~kernelcourse.grading.feedback`), the class report (:mod:`~kernelcourse.grading.report`),
-the similarity report (:mod:`~kernelcourse.grading.similarity`) and the LMS exports
-(:mod:`~kernelcourse.grading.exports`). Every file is named by the assignment. Each output is
+(:mod:`~kernelcourse.grading.handback.roster`), writes the feedback pages
+(:mod:`~kernelcourse.grading.handback.feedback`), the class report (:mod:`~kernelcourse.grading.handback.report`),
+the similarity report (:mod:`~kernelcourse.grading.handback.similarity`) and the LMS exports
+(:mod:`~kernelcourse.grading.handback.exports`). Every file is named by the assignment. Each output is
 written on its own: one that fails is named in its own line and stops no other. Every line it
 returns is safe to print (no terminal escape sequence from a file or a name).
 
@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .intake import clean_text
+from ..intake import clean_text
 
 __all__ = ["hand_back", "prepare", "Plan", "late_policy"]
 
@@ -102,7 +102,7 @@ def hand_back(rows, *, output=".", name="", feedback=None, report=False, roster=
               plan=None, late_penalty=None, references=True) -> list:
     """Write what was asked for; the lines to print (failures as ``FAILED: ...`` lines)."""
     from . import exports as ex
-    from .questions import all_questions
+    from ..questions import all_questions
     from .roster import match
 
     if plan is None:

@@ -250,7 +250,7 @@ class Matching:
     late: set = field(default_factory=set)           # files the pattern marks late
 
     def lines(self) -> list[str]:
-        from .intake import clean_text
+        from ..intake import clean_text
 
         out = [f"{len(self.students)} submission(s) matched to the roster"]
         out += [f"  no student for the file {clean_text(Path(f).name, 200)}: {why}"
