@@ -38,12 +38,13 @@ _MD_LINE_START = re.compile(r"^(\s*)(\d*)([#+\-=.)])")
 
 def md_text(text, limit: int = 2000) -> str:
     """``text`` safe inside a Markdown paragraph, heading or table cell: control characters
-    escaped, HTML escaped (``<``, ``>``, ``&``, quotes), and the marks that make emphasis,
+    escaped, HTML escaped (``<``, ``>``, ``&``), and the marks that make emphasis,
     code, links, images, tables or strike-through (``\\ ` * _ [ ] | ~``) backslash-escaped,
     as is a first character that would open a heading or a list; so it shows as written and
     makes no link, image, code span or tag. Other punctuation is left alone, so the text
     still reads well where an LMS shows it unrendered."""
-    text = _MD_SPECIAL.sub(r"\\\1", html.escape(clean_text(text, limit), quote=True))
+    # quotes stay: with < and & escaped no tag (nor attribute) can open
+    text = _MD_SPECIAL.sub(r"\\\1", html.escape(clean_text(text, limit), quote=False))
     # "# x", "- x", "+ x", "= x" (a heading, a list) and "1. x", "1) x" (a numbered list)
     return _MD_LINE_START.sub(lambda m: (m.group(0) if m.group(3) in ".)" and not m.group(2)
                                          else m.group(1) + m.group(2) + "\\" + m.group(3)),
