@@ -161,20 +161,6 @@ def test_primal_objective_with_the_explicit_w_of_the_linear_kernel():
     assert svm.primal_objective(alpha, -0.2, Linear()(X), y, 2.0) == pytest.approx(0.5 * w @ w + 2.0 * hinge)
 
 
-def _hard_margin_qp(X, y):
-    """min 1/2 |w|^2  s.t.  y_i (w.x_i + b) >= 1, by SLSQP: the soft margin's solution for
-    separable data once C exceeds every multiplier (no slack variables, so no term of size C
-    makes the problem badly scaled)."""
-    n, d = X.shape
-    cons = [{"type": "ineq", "fun": lambda z: y * (X @ z[:d] + z[d]) - 1,
-             "jac": lambda z: np.hstack([y[:, None] * X, y[:, None]])}]
-    res = minimize(lambda z: 0.5 * z[:d] @ z[:d], np.zeros(d + 1),
-                   jac=lambda z: np.concatenate([z[:d], [0.0]]), constraints=cons,
-                   method="SLSQP", options={"ftol": 1e-14, "maxiter": 2000})
-    assert res.success, res.message
-    return res.x[:d], res.x[d], res.fun
-
-
 def _primal_qp(X, y, C):
     """min 1/2 |w|^2 + C sum xi  s.t.  y_i (w.x_i + b) >= 1 - xi_i, xi >= 0, by SLSQP."""
     n, d = X.shape
@@ -204,13 +190,7 @@ def _primal_qp(X, y, C):
 def test_w_from_the_dual_is_the_primal_solution(kind, C):
     X, y = _data(kind, n=40, seed=9)
     run = svm.smo(Linear()(X), y, C=C, tol=1e-9)
-    if kind == "separable":
-        # every multiplier is below C, so the soft margin is the hard margin (whose QP has no
-        # slack variables: with them, SLSQP's line search fails at C = 1e4 on some CPUs' BLAS)
-        assert run.alpha.max() < C
-        w_primal, b_primal, value = _hard_margin_qp(X, y)
-    else:
-        w_primal, b_primal, value = _primal_qp(X, y, C)
+    w_primal, b_primal, value = _primal_qp(X, y, C)
     assert_allclose(svm.primal_w(run.alpha, X, y), w_primal, atol=1e-5)
     assert run.b == pytest.approx(b_primal, abs=1e-4)
     # strong duality: the dual's value is the primal's at the primal solver's (w, b); weak
