@@ -7,7 +7,8 @@ compares with the reference, the properties the lecture states, and the
 mistakes students are known to make.
 
 Defining a question (one module per lecture, ``grading/questions/lectureN.py``,
-holding a module-level list ``QUESTIONS``; the registry finds new modules by
+holding a module-level list ``QUESTIONS``, or a package ``lectureN/`` with a module
+per section whose ``__init__`` holds that list; the registry finds new modules by
 itself)::
 
     from kernelcourse.grading import Case, Diagnosis, Property, Question
