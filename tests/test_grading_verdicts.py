@@ -90,7 +90,9 @@ def test_credit_is_the_share_of_fixed_cases_and_drawn_cases_only_find_more():
     assert credit(3, [True, True, True], [True, True]) == 3
     assert credit(3, [True, False, True], [True, True]) == 2
     assert credit(3, [True, False, True], [False, False]) == 2     # drawn cases change nothing
-    assert credit(3, [True, True, True], [True, False]) == 2       # ... but can take full marks
+    assert credit(3, [True, True, True], [True, False]) == 1.5     # ... but can take full marks:
+    assert credit(3, [True, True, True], [True, True, False]) == 2  # the drawn share, at most
+    assert credit(3, [True, True, True], [False, False]) == 0       # one fixed share below full
     assert credit(2, [], [True, False, True, True]) == 1.5          # no fixed case: all cases
 
 
@@ -107,10 +109,10 @@ def _toy(fixed=True):
 
 def test_the_same_wrong_answer_earns_the_same_points_in_every_seed():
     q = _toy()
-    # right on the fixed cases, wrong on some drawn ones: loses one share when a drawn case fails
+    # right on the fixed cases, wrong on some drawn ones: no full marks when a drawn case fails
     floor = lambda x: np.floor(x * 10) / 10 if x >= 0 else 0.0          # noqa: E731
     points = {evaluate(q, floor, s).points for s in range(20)}
-    assert points <= {1.0, 2.0}
+    assert points <= {0.0, 2.0} and 0.0 in points
     # wrong on a fixed case: the same points whatever the drawn cases say
     results = [evaluate(q, q.diagnoses[0].mistake, s) for s in range(20)]
     assert {r.points for r in results} == {1.0}

@@ -7,7 +7,8 @@ compares with the reference, the properties the lecture states, and the
 mistakes students are known to make.
 
 Defining a question (one module per lecture, ``grading/questions/lectureN.py``,
-holding a module-level list ``QUESTIONS``; the registry finds new modules by
+holding a module-level list ``QUESTIONS``, or a package ``lectureN/`` with a module
+per section whose ``__init__`` holds that list; the registry finds new modules by
 itself)::
 
     from kernelcourse.grading import Case, Diagnosis, Property, Question
@@ -42,8 +43,10 @@ The parts:
     out). **Partial credit** (:func:`~kernelcourse.grading.scoring.credit`):
     the points are split evenly over the fixed cases, and an answer earns the
     share of each fixed case it passes; the drawn cases can only find more: an
-    answer that passes every fixed case but fails a drawn one loses one fixed
-    case's share. So an answer that fails a fixed case (every named mistake
+    answer that passes every fixed case but fails a drawn one earns the share
+    of the drawn cases it passes, at most one fixed case's share below full
+    marks (a table of the public fixed cases' answers earns nothing). So an
+    answer that fails a fixed case (every named mistake
     must, ``tests/test_grading_verdicts.py``) earns the same points in every
     run, in ``check`` and in the grader alike. A question without fixed cases
     splits its points over all its cases. ``rtol``/``atol`` set the comparison of numbers;

@@ -30,21 +30,19 @@ def credit(points: float, fixed: list[bool], drawn: list[bool]) -> float:
     """The points an answer earns, from which of its fixed and drawn cases passed.
 
     The points are split evenly over the fixed cases (:attr:`Question.fixed_cases`, the same in
-    every run): an answer earns the share of each fixed case it passes, whatever the seed.
-    The drawn cases can only find more: an answer that passes every fixed case but fails a
-    drawn one loses one fixed case's share (it is not "passed"); an answer that fails a fixed
-    case already earns less than that, and the drawn cases do not change its points. So every
-    answer that fails a fixed case earns the same points in every run. A question without
+    every run): an answer that fails a fixed case earns the share of each fixed case it passes,
+    whatever the drawn cases say, so it earns the same points in every run. The drawn cases can
+    only find more: an answer that passes every fixed case but fails a drawn one earns the
+    share of the drawn cases it passes, at most one fixed case's share less than full marks
+    (so a table of the answers to the public fixed cases earns nothing). A question without
     fixed cases splits its points over all its cases.
     """
     if not fixed:
         cases = list(drawn)
         return points * sum(cases) / len(cases) if cases else 0.0
-    share = points / len(fixed)
-    got = share * sum(fixed)
     if all(fixed) and not all(drawn):
-        got = points - share
-    return got
+        return points * min(sum(drawn) / len(drawn), 1 - 1 / len(fixed))
+    return points * sum(fixed) / len(fixed)
 
 
 @dataclass
@@ -74,7 +72,8 @@ class Result:
         failed_drawn = drawn - (self.n_passed - self.fixed_passed)
         if self.fixed_passed == self.n_fixed and failed_drawn:
             return (f"every fixed case passed but {failed_drawn} of {drawn} drawn cases failed "
-                    f"(a failed drawn case costs one fixed case's share)")
+                    f"(the points are then the share of the drawn cases passed, at most one "
+                    f"fixed case's share below full marks)")
         text = f"{self.fixed_passed}/{self.n_fixed} fixed cases passed"
         return text + (f", {drawn - failed_drawn}/{drawn} drawn" if drawn else "")
 

@@ -1,6 +1,7 @@
 """The question registry: every module in this package is a set of questions.
 
-A module ``lectureN.py`` holds a module-level list ``QUESTIONS`` of
+A module ``lectureN.py`` (or a package ``lectureN/``, one module per section, whose
+``__init__`` gathers them) holds a module-level list ``QUESTIONS`` of
 :class:`kernelcourse.grading.Question`. New modules are found by themselves
 (``pkgutil``); nothing here lists them.
 
