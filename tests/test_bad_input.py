@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from kernelcourse import (bochner, chunked_ridge, cost_model, datasets, dual, feature_space, features,
-                          gradient_descent, kernel_pca, mean_embeddings, nystroem, perceptron, random_features,
-                          ridge, rkhs, scaling, sgd, svm)
+                          gaussian_process, gradient_descent, kernel_pca, mean_embeddings, nystroem, perceptron,
+                          random_features, ridge, rkhs, scaling, sgd, svm)
 from kernelcourse import kernels
 from kernelcourse.kernels import (RBF, AllSubsets, Bilinear, Composed, Delta, Exp, Exponential, ExpSineSquared,
                                   Laplacian, Linear, Matern, Normalized, Polynomial, PolynomialOf, Scaled, Sigmoid)
@@ -128,6 +128,7 @@ def _machine():
 
 
 MACHINE = _machine()
+LAPLACE = gaussian_process.laplace_mode(K, y_lab)
 KERNEL_INSTANCES = {
     "Linear": Linear(), "Polynomial": Polynomial(2, gamma=0.5, coef0=1.0), "RBF": RBF05,
     "Laplacian": Laplacian(0.5), "Exponential": Exponential(0.5), "Sigmoid": Sigmoid(0.5, 0.1),
@@ -429,6 +430,61 @@ ENTRIES = [
     ("mean_embeddings.gaussian_mmd2", ME.gaussian_mmd2,
      dict(mean_p=np.array([0.0, 0.5]), cov_p=np.eye(2), mean_q=np.array([0.3, 0.0]), cov_q=2.0 * np.eye(2),
           gamma=0.5), ["mean_p", "cov_p", "mean_q", "cov_q"]),
+    # gaussian processes
+    ("gaussian_process.cholesky_jittered", gaussian_process.cholesky_jittered, dict(K=K), ["K"]),
+    ("gaussian_process.sample_gaussian", lambda mean, cov: gaussian_process.sample_gaussian(mean, cov, 2, 0),
+     dict(mean=y_real, cov=K), ["mean", "cov"]),
+    ("gaussian_process.prior_samples", lambda X: gaussian_process.prior_samples(RBF05, X, 2, 0), dict(X=X), ["X"]),
+    ("gaussian_process.gp_factor", lambda K, y: gaussian_process.gp_factor(K, y, 0.1)[1], dict(K=K, y=y_real),
+     ["K", "y"]),
+    ("gaussian_process.posterior_mean_var",
+     lambda K, y, K_new, k_new_diag: gaussian_process.posterior_mean_var(K, y, 0.1, K_new, k_new_diag),
+     dict(K=K, y=y_real, K_new=K_new, k_new_diag=np.ones(3)), ["K", "y", "K_new", "k_new_diag"]),
+    ("gaussian_process.posterior_cov", lambda K, K_new, K_newnew: gaussian_process.posterior_cov(K, 0.1, K_new, K_newnew),
+     dict(K=K, K_new=K_new, K_newnew=RBF05(X[:3])), ["K", "K_new", "K_newnew"]),
+    ("gaussian_process.log_marginal_likelihood", lambda K, y: gaussian_process.log_marginal_likelihood(K, y, 0.1),
+     dict(K=K, y=y_real), ["K", "y"]),
+    ("gaussian_process.log_marginal_likelihood_gradient",
+     lambda K, dK, y: gaussian_process.log_marginal_likelihood_gradient(K, dK, y, 0.1),
+     dict(K=K, dK=RBF05.gram_gradient(X)[1], y=y_real), ["K", "dK", "y"]),
+    ("gaussian_process.marginal_likelihood", lambda X, y: gaussian_process.marginal_likelihood(RBF05, X, y, 0.1, True),
+     dict(X=X, y=y_real), ["X", "y"]),
+    ("gaussian_process.maximise_marginal_likelihood",
+     lambda X, y: gaussian_process.maximise_marginal_likelihood(RBF05, X, y, 0.1)[0].theta, dict(X=X, y=y_real),
+     ["X", "y"]),
+    ("gaussian_process.interval_coverage", gaussian_process.interval_coverage,
+     dict(y=y_real, mean=a, std=np.abs(beta)), ["y", "mean", "std"]),
+    ("gaussian_process.GaussianProcessRegressor.fit",
+     _fit_predict(gaussian_process.GaussianProcessRegressor, kernel=RBF05, optimizer=None), dict(X=X, y=y_real),
+     ["X", "y"]),
+    ("gaussian_process.GaussianProcessRegressor.predict",
+     _fitted(gaussian_process.GaussianProcessRegressor, (X, y_real), kernel=RBF05, optimizer=None), dict(X=X), ["X"]),
+    ("gaussian_process.laplace_mode", lambda K, y: gaussian_process.laplace_mode(K, y).f, dict(K=K, y=y_lab),
+     ["K", "y"]),
+    ("gaussian_process.laplace_latent",
+     lambda y, K_new, k_new_diag: gaussian_process.laplace_latent(LAPLACE, y, K_new, k_new_diag),
+     dict(y=y_lab, K_new=K_new, k_new_diag=np.ones(3)), ["y", "K_new", "k_new_diag"]),
+    ("gaussian_process.probit_average", gaussian_process.probit_average, dict(mean=a, var=np.abs(beta)),
+     ["mean", "var"]),
+    ("gaussian_process.laplace_gradient", gaussian_process.laplace_gradient,
+     dict(K=K, dK=RBF05.gram_gradient(X)[1], y=y_lab), ["K", "dK", "y"]),
+    ("gaussian_process.GaussianProcessClassifier.fit",
+     _fit_predict(gaussian_process.GaussianProcessClassifier, kernel=RBF05, optimizer=None), dict(X=X, y=y_lab),
+     ["X", "y"]),
+    ("gaussian_process.GaussianProcessClassifier.predict",
+     _fitted(gaussian_process.GaussianProcessClassifier, (X, y_lab), kernel=RBF05, optimizer=None), dict(X=X), ["X"]),
+    ("gaussian_process.weight_space_posterior", lambda Phi, y, Phi_new:
+     gaussian_process.weight_space_posterior(Phi, y, 0.1, Phi_new), dict(Phi=Phi, y=y_real, Phi_new=Phi[:3]),
+     ["Phi", "y", "Phi_new"]),
+    ("gaussian_process.low_rank_log_marginal_likelihood",
+     lambda Phi, y: gaussian_process.low_rank_log_marginal_likelihood(Phi, y, 0.1), dict(Phi=Phi, y=y_real),
+     ["Phi", "y"]),
+    ("gaussian_process.LowRankGaussianProcess.fit",
+     _fit_predict(gaussian_process.LowRankGaussianProcess, kernel=RBF05, n_components=4, random_state=0),
+     dict(X=X, y=y_real), ["X", "y"]),
+    ("gaussian_process.LowRankGaussianProcess.predict",
+     _fitted(gaussian_process.LowRankGaussianProcess, (X, y_real), kernel=RBF05, n_components=4, random_state=0),
+     dict(X=X), ["X"]),
 ]
 for _name, _k in KERNEL_INSTANCES.items():
     ENTRIES.append((f"kernels.{_name}", _k, dict(X=X, Z=X[:3]), ["X", "Z"]))
@@ -826,6 +882,29 @@ SCALARS = [
      dict(gamma="positive", n_components="count", n_permutations="count", random_state="seed")),
     ("mean_embeddings.gaussian_mmd2", ME.gaussian_mmd2, dict(mean_p=[0.0], cov_p=1.0, mean_q=[0.5], cov_q=2.0,
                                                              gamma=0.5), dict(gamma="positive")),
+    # gaussian processes
+    ("gaussian_process.gp_factor", lambda **kw: gaussian_process.gp_factor(**kw)[1], dict(K=K, y=y_real, noise=0.1),
+     dict(noise="nonnegative")),
+    ("gaussian_process.cholesky_jittered", gaussian_process.cholesky_jittered, dict(K=K, jitter=1e-8),
+     dict(jitter="nonnegative")),
+    ("gaussian_process.prior_samples", gaussian_process.prior_samples,
+     dict(kernel=RBF05, X=X, n_samples=2, random_state=0, jitter=1e-8),
+     dict(n_samples="count", random_state="seed", jitter="nonnegative")),
+    ("gaussian_process.interval_coverage", gaussian_process.interval_coverage,
+     dict(y=y_real, mean=a, std=np.abs(beta), level=0.9), dict(level="unit")),
+    ("gaussian_process.maximise_marginal_likelihood", lambda **kw: gaussian_process.maximise_marginal_likelihood(
+        **kw)[0].theta, dict(kernel=RBF05, X=X, y=y_real, noise=0.1, n_restarts=1, random_state=0),
+     dict(noise="positive", n_restarts="count0", random_state="seed")),
+    ("gaussian_process.GaussianProcessRegressor.fit", _est(gaussian_process.GaussianProcessRegressor, (X, y_real)),
+     dict(kernel=RBF05, noise=0.1, n_restarts_optimizer=1, random_state=0),
+     dict(noise="positive", n_restarts_optimizer="count0", random_state="seed")),
+    ("gaussian_process.laplace_mode", lambda **kw: gaussian_process.laplace_mode(**kw).f,
+     dict(K=K, y=y_lab, tol=1e-10, max_iter=50), dict(tol="positive", max_iter="count")),
+    ("gaussian_process.GaussianProcessClassifier.fit", _est(gaussian_process.GaussianProcessClassifier, (X, y_lab)),
+     dict(kernel=RBF05, max_iter=50, optimizer=None), dict(max_iter="count")),
+    ("gaussian_process.LowRankGaussianProcess.fit", _est(gaussian_process.LowRankGaussianProcess, (X, y_real)),
+     dict(kernel=RBF05, n_components=4, noise=0.1, method="nystroem", random_state=0),
+     dict(n_components="count", noise="positive", method="choice", random_state="seed")),
 ]
 
 # Public callables that the sweep does not feed bad input, each with its reason.
@@ -843,11 +922,13 @@ NOT_SWEPT = {
     "chunked_ridge.is_dask_array": "a predicate: any object is a valid input, the answer is True or False",
     "rkhs.MercerEstimate": "a result record (dataclass) that mercer_from_sample returns (swept)",
     "mean_embeddings.TestResult": "a result record (dataclass) that the permutation tests return (swept)",
+    "gaussian_process.Optimum": "a result record (dataclass) that maximise_marginal_likelihood returns (swept)",
+    "gaussian_process.LaplaceMode": "a result record (dataclass) that laplace_mode returns (swept)",
 }
 
 MATH_MODULES = ["kernels", "features", "gradient_descent", "datasets", "sgd", "cost_model", "random_features",
                 "bochner", "ridge", "feature_space", "perceptron", "dual", "rkhs", "scaling", "nystroem", "kernel_pca",
-                "chunked_ridge", "svm", "mean_embeddings"]
+                "chunked_ridge", "svm", "mean_embeddings", "gaussian_process"]
 
 
 # ------------------------------------------------------------------ the bad values
@@ -891,7 +972,7 @@ SCALAR_FAMILIES = {
 SCALAR_FAMILIES = {kind: [f if len(f) == 3 else (*f, None) for f in fams] for kind, fams in SCALAR_FAMILIES.items()}
 
 # Arguments whose number of rows is free (test rows): a shorter one is valid.
-FREE_ROWS = {"K_new", "K_test", "Z", "Omega", "indices", "w", "K_nm", "diag_new", "errors",
+FREE_ROWS = {"K_new", "K_test", "Z", "Omega", "indices", "w", "K_nm", "diag_new", "errors", "Phi_new",
              ("gradient_descent.decision_function", "X"), ("random_features.fourier_features", "X"),
              ("random_features.rbf_gram", "X"), ("features.all_subsets_inner_products", "X"),
              ("random_features.single_sample_estimate", "b"), ("feature_space.squared_distances_to_mean", "K_new"),
@@ -908,13 +989,18 @@ ELEMENTWISE = {"random_features.rff_variance", "bochner.term_moments", "rkhs.rbf
 COLUMN_LABELS = {("perceptron.KernelPerceptron.fit", "y"), ("feature_space.CentreOfMassClassifier.fit", "y"),
                  ("gradient_descent.KernelGD.fit", "y"), ("perceptron.Perceptron.fit", "y"),
                  ("sgd.KernelSGD.fit", "y"), ("rkhs.OnlineKernelMachine.fit", "y"), ("chunked_ridge.RFFRidge.fit", "y"),
-                 ("svm.SupportVectorClassifier.fit", "y"), ("dual.MAPRegression.fit", "y")}
+                 ("svm.SupportVectorClassifier.fit", "y"), ("dual.MAPRegression.fit", "y"),
+                 ("gaussian_process.GaussianProcessRegressor.fit", "y"),
+                 ("gaussian_process.GaussianProcessClassifier.fit", "y"),
+                 ("gaussian_process.LowRankGaussianProcess.fit", "y")}
 TWO_D_OK = {("ridge.dual_ridge", "y"), ("ridge.primal_ridge", "y"), ("ridge.KernelRidge.fit", "y"),
             ("ridge.ridge_predict_dual", "alpha"), ("gradient_descent.w_from_alpha", "alpha"),
             ("random_features.single_sample_estimate", "w"), ("random_features.single_sample_estimate", "b")
             } | COLUMN_LABELS
 # Arguments that must be positive semi-definite: an indefinite one is refused with its smallest eigenvalue.
-PSD_ARGS = {("ridge.dual_ridge", "K"), ("dual.map_linear_dual", "K"), ("dual.map_hinge_dual", "K"),
+PSD_ARGS = {("ridge.dual_ridge", "K"), ("gaussian_process.cholesky_jittered", "K"),
+            ("gaussian_process.sample_gaussian", "cov"), ("gaussian_process.gp_factor", "K"),
+            ("gaussian_process.log_marginal_likelihood", "K"), ("dual.map_linear_dual", "K"), ("dual.map_hinge_dual", "K"),
             ("feature_space.mean_squared_distance_to_mean", "K"), ("nystroem.inverse_sqrt_psd", "K"),
             ("nystroem.nystroem_features", "K_mm"), ("gradient_descent.largest_stable_step", "K")}
 # Integer arrays (indices, permutations): float32 is no valid variant of them.

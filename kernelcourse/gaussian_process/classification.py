@@ -33,7 +33,7 @@ from scipy.special import expit, log_expit
 
 from .._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
                           encode_binary_labels)
-from .._validation import as_2d, as_labels, as_rng, as_vector, check_nonnegative, check_positive, \
+from .._validation import as_2d, as_finite, as_labels, as_rng, as_vector, check_nonnegative_int, check_positive, \
     check_positive_int, check_square, gram
 from ..kernels import Kernel
 
@@ -142,7 +142,7 @@ def laplace_gradient(K, dK, y, tol=1e-10, max_iter=100):
     """The approximate log marginal likelihood and its gradient in the kernel's log-parameters
     (Algorithm 5.1); ``dK[:, :, j] = dK / d log theta_j``. Returns ``(value, gradient)``."""
     K = check_square(K, "K")
-    dK = np.asarray(dK, dtype=float)
+    dK = as_finite(dK, "dK")
     if dK.ndim != 3 or dK.shape[:2] != K.shape:
         raise ValueError(f"dK must have shape {K.shape + ('p',)} to match K; got shape {dK.shape}")
     mode = laplace_mode(K, y, tol, max_iter)
@@ -209,7 +209,7 @@ class GaussianProcessClassifier(Classifier):
         self.optima_ = []
         if self.optimizer == "lbfgs" and kernel.hyperparameters():
             low, high = (math.log(check_positive(b, "bounds")) for b in self.bounds)
-            n_restarts = int(check_nonnegative(self.n_restarts_optimizer, "n_restarts_optimizer"))
+            n_restarts = check_nonnegative_int(self.n_restarts_optimizer, "n_restarts_optimizer")
 
             def negative(theta):
                 K, dK = kernel.with_theta(theta).gram_gradient(X)

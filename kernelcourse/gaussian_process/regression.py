@@ -39,7 +39,8 @@ import numpy as np
 from scipy import linalg, optimize, stats
 
 from .._estimator import (Regressor, as_real_targets, check_fitted, check_X, default_kernel)
-from .._validation import (as_2d, as_finite, as_rng, as_vector, check_nonnegative, check_positive,
+from .._validation import (as_2d, as_finite, as_rng, as_vector, check_nonnegative, check_nonnegative_int,
+                           check_positive,
                            check_positive_int, check_square, check_unit_interval, gram)
 from ..kernels import Kernel
 
@@ -72,11 +73,15 @@ def cholesky_jittered(K, jitter=DEFAULT_JITTER):
     numerics, not a model (it adds independent noise of standard deviation
     ``sqrt(jitter * mean(diag K))``, 1e-4 of the prior's for the default).
     """
-    K = check_square(K, "K")
+    return _jittered(K, jitter, "K")
+
+
+def _jittered(K, jitter, name):
+    K = check_square(K, name)
     jitter = check_nonnegative(jitter, "jitter")
     scale = max(float(np.mean(np.diag(K))), np.finfo(float).tiny)
     A = K + (jitter * scale) * np.eye(K.shape[0])
-    return _factor(A, "K + jitter I", f"raise jitter={jitter!r} or check that K is a kernel matrix")
+    return _factor(A, f"{name} + jitter I", f"raise jitter={jitter!r} or check that {name} is a kernel matrix")
 
 
 def sample_gaussian(mean, cov, n_samples=1, random_state=None, jitter=DEFAULT_JITTER):
@@ -87,7 +92,7 @@ def sample_gaussian(mean, cov, n_samples=1, random_state=None, jitter=DEFAULT_JI
     cov = check_square(cov, "cov")
     mean = as_vector(mean, "mean", cov.shape[0], f"to match cov of shape {cov.shape}")
     n_samples = check_positive_int(n_samples, "n_samples")
-    L = cholesky_jittered(cov, jitter)
+    L = _jittered(cov, jitter, "cov")
     Z = as_rng(random_state).standard_normal((cov.shape[0], n_samples))
     return mean[:, None] + L @ Z
 
@@ -145,7 +150,7 @@ def posterior_mean_var(K, y, noise, K_new, k_new_diag):
         ``var`` is the variance of ``f(x*)``; add ``noise`` for that of ``y*``.
     """
     L, alpha = gp_factor(K, y, noise)
-    K_new = _new_rows(K_new, K.shape[0] if np.ndim(K) == 2 else len(alpha))
+    K_new = _new_rows(K_new, len(alpha))
     k_new_diag = as_vector(k_new_diag, "k_new_diag", K_new.shape[0], f"to match K_new of shape {K_new.shape}")
     mean = K_new @ alpha
     v = linalg.solve_triangular(L, K_new.T, lower=True, check_finite=False)
@@ -241,7 +246,7 @@ def maximise_marginal_likelihood(kernel, X, y, noise, optimize_noise=True, n_res
     low, high = (check_positive(b, "bounds") for b in bounds)
     if not low < high:
         raise ValueError(f"bounds must be (low, high) with 0 < low < high; got bounds={bounds!r}")
-    n_restarts = int(check_nonnegative(n_restarts, "n_restarts"))
+    n_restarts = check_nonnegative_int(n_restarts, "n_restarts")
     theta0 = kernel.theta
     p = len(theta0)
     start = np.append(theta0, math.log(noise)) if optimize_noise else theta0
@@ -346,8 +351,9 @@ class GaussianProcessRegressor(Regressor):
         kernel = self._prior_kernel()
         self.optima_ = []
         if self.optimizer == "lbfgs" and (kernel.hyperparameters() or self.optimize_noise):
+            n_restarts = check_nonnegative_int(self.n_restarts_optimizer, "n_restarts_optimizer")
             self.optima_ = maximise_marginal_likelihood(
-                kernel, X, y, noise, bool(self.optimize_noise), self.n_restarts_optimizer, self.bounds,
+                kernel, X, y, noise, bool(self.optimize_noise), n_restarts, self.bounds,
                 self.random_state)
             kernel, noise = self.optima_[0].kernel, self.optima_[0].noise
         self.kernel_, self.noise_ = kernel, noise
