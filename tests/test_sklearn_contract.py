@@ -82,7 +82,7 @@ CHECKED = [cls() for cls in ESTIMATORS] + [
     GaussianProcessRegressor(kernel=1.0 * kn.Matern(1.0, 2.5) + 0.5 * kn.Linear(), n_restarts_optimizer=1,
                              random_state=0),
     GaussianProcessClassifier(kernel=2.0 * kn.Matern(1.0, 1.5)),
-    LowRankGaussianProcess(n_components=20, method="fourier", random_state=0),
+    LowRankGaussianProcess(kernel=kn.RBF(0.1), n_components=200, method="fourier", random_state=0),
 ]
 
 
