@@ -10,10 +10,12 @@
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-from kernelcourse.grading import transport
+from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.scoring import evaluate
 
@@ -65,7 +67,10 @@ def test_each_named_mistake_fails_with_the_same_points_and_its_own_diagnosis_in_
         points.add(round(result.points, 12))
         # the case shown is one where this mistake differs from the reference
         cases = q.make_cases(seed)
-        shown = next(c for c in cases if result.detail.startswith(f"first failure on {c.label}"))
+        number = re.match(r"On case (\d+) \((fixed|drawn), ", result.detail)
+        assert number, result.detail
+        shown = cases[int(number.group(1)) - 1]
+        assert result.detail.startswith(f"On case {number.group(1)} ({number.group(2)}, {shown.label})")
         wrong = transport.roundtrip(d.mistake(*shown.copied()[0]))
         assert not q.judge(wrong, q.expected(shown), shown)[0]
     assert len(points) == 1, f"{qid} {name}: points {sorted(points)} over 20 seeds"

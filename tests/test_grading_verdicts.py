@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import (Case, Diagnosis, Question, case_inputs, credit, evaluate,
-                                  format_value, transport, values_match)
+                                  format_value, values_match)
+from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.verdicts import mistake_verdicts, verdict_table
 

@@ -24,6 +24,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..sealed import transport
+
 __all__ = ["question_hash", "stamp", "book_files", "archive", "load_rows", "merge",
            "read_history"]
 
@@ -51,14 +53,32 @@ def _source(obj) -> str:
         return _ADDRESS.sub("", repr(obj))
 
 
+_HASHES: dict = {}  # id(question) -> (question, hash): each question hashed once per process
+
+
 def question_hash(question) -> str:
+    """The hash of :func:`_question_hash`, computed once per question object."""
+    known = _HASHES.get(id(question))
+    if known is None or known[0] is not question:
+        known = _HASHES[id(question)] = (question, _question_hash(question))
+    return known[1]
+
+
+def _question_hash(question) -> str:
     """12 hex digits of the sha256 of a question's definition: its settings and the source
-    of its reference, case generator, properties and diagnoses, and the answer key of a
-    choice question (a changed case, tolerance or right answer changes the hash)."""
+    of its reference, case generator, properties and diagnoses, its fixed cases (their source
+    and their data), and the answer key of a choice question (a changed case, tolerance or
+    right answer changes the hash)."""
     parts = [repr((question.id, question.title, question.function, question.points,
                    question.rtol, question.atol, question.time_limit,
                    question.compare_reference, tuple(question.forbidden))),
              _source(question.reference), _source(question.cases)]
+    if question.fixed_cases is not None:  # the fixed cases as data: a changed case changes the hash
+        parts.append(_source(question.fixed_cases))
+        try:
+            parts.append(transport.dumps([[list(c.args), c.kwargs] for c in question.make_fixed_cases()]))
+        except Exception as exc:  # a case that is no plain data: its source above stands for it
+            parts.append(f"fixed cases not hashable as data: {type(exc).__name__}")
     key = getattr(question.reference, "answer_key", None)
     if key is not None:  # choice_parts: the right answers are data, not in any source
         parts.append(repr(key))
