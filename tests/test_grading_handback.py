@@ -809,3 +809,27 @@ def test_a_display_name_cannot_pass_for_another_participant():
     assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102"}
     assert m.unmatched == [(files[2], "the participant 102 is 'Ben Ode' in the worksheet, "
                                       "not 'Mallory'")]
+
+
+def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_that_prints_them():
+    """The verdict keeps the inputs of the case it reports (in full, or the call that prints
+    them), the grader's feedback record carries them, and both pages show them, so a student
+    can reproduce the failing case; a case whose label states its inputs needs no more."""
+    from kernelcourse.grading import evaluate
+    from kernelcourse.grading.grader import grade_notebook
+    from kernelcourse.grading.handback.feedback import feedback_record
+
+    q5 = REG["ex1.q5"]
+    wrong = evaluate(q5, lambda X, Z=None, gamma=1.0: np.zeros((len(X), len(X if Z is None else Z))),
+                     seed=7, detect_shortcuts=False)
+    assert wrong.status == "failed" and wrong.inputs
+    record = feedback_record(wrong)
+    assert record["inputs"] == wrong.inputs
+    row = _row("a.ipynb", record, _record("passed", 2, 2, 3, 3))
+    markdown, html = page_markdown(row, REG, seed=7), page_html(row, REG, seed=7)
+    assert "- Its inputs:" in markdown and wrong.inputs.splitlines()[0] in markdown
+    assert "its inputs in full" in html
+    # through the grader: a short case's label states its inputs, so the record needs none
+    graded = grade_notebook(FIXTURES / "mistakes.ipynb", selection=["ex1.q2"], seed=7)
+    assert graded.feedback["ex1.q2"]["detail"].startswith("On case 4 (fixed, d=35)")
+    assert graded.feedback["ex1.q2"]["inputs"] == ""

@@ -238,7 +238,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     names = {name for name, _ in forbidden.values()}
     reported = reply.get("uses") if isinstance(reply.get("uses"), list) else []
     uses |= {u for u in reported if u in names}
-    result = _judge(q, cases, reply, sorted(uses))
+    result = _judge(q, cases, reply, sorted(uses), seed=_question_seed(seed, q.id))
     row.points[q.id] = round(result.points, 4)
     row.details[q.id] = result.line()
     row.feedback[q.id] = feedback_record(result)
@@ -246,7 +246,9 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.errors.append(f"{q.id}: {result.detail}")
 
 
-def _judge(question, cases, reply: dict, uses) -> Result:
+def _judge(question, cases, reply: dict, uses, seed=None) -> Result:
+    """The verdict on one question's reply; ``seed`` (the one its drawn cases came from) lets
+    the verdict name the call that prints a drawn case's inputs."""
     if uses:
         return score(question, cases, [], uses=uses)
     if "outcomes" not in reply:
@@ -256,7 +258,7 @@ def _judge(question, cases, reply: dict, uses) -> Result:
     if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
         return Result(question, "error", 0, len(cases), 0.0, "malformed reply from the worker")
     try:
-        return score(question, cases, outcomes)
+        return score(question, cases, outcomes, seed=seed)
     except Exception as exc:  # noqa: BLE001 - a weird answer must not stop the run
         return Result(question, "error", 0, len(cases), 0.0,
                       f"could not compare the answer ({type(exc).__name__}: "

@@ -89,6 +89,8 @@ def feedback_record(result) -> dict:
     return {"status": result.status, "points": round(float(result.points), 4),
             "possible": q.points, "n_passed": result.n_passed, "n_cases": result.n_cases,
             "detail": clean_text(result.detail, 600),
+            # the failing case's inputs in full, or the call that prints them
+            "inputs": clean_text(getattr(result, "inputs", "") or "", 4000),
             "diagnosis": diagnosis.name if diagnosis is not None else "",
             "diagnosis_message": diagnosis.message if diagnosis is not None else ""}
 
@@ -195,6 +197,8 @@ def page_markdown(row, registry, *, seed, assignment="", student=None, late=None
             lines.append(f"- Graded on: {md_text(graded_on)}")
         if e["status"] == "failed" and e.get("detail"):
             lines += ["- First failing case:", "", md_code(_first_failure(e)), ""]
+            if e.get("inputs"):
+                lines += ["- Its inputs:", "", md_code(e["inputs"]), ""]
         if e.get("diagnosis_message"):
             lines.append(f"- Likely mistake: {md_text(e['diagnosis_message'])}")
         if e.get("hint"):
@@ -297,7 +301,9 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
                        + (f"<div>{e_(label)}</div>" if label else "")
                        + (f"<div class='cap'>inputs</div><pre>{e_(inputs)}</pre>"
                           if inputs else "")
-                       + f"<div class='cap'>what happened</div><pre>{e_(outcome)}</pre>")
+                       + f"<div class='cap'>what happened</div><pre>{e_(outcome)}</pre>"
+                       + (f"<div class='cap'>its inputs in full</div><pre>{e_(e['inputs'])}</pre>"
+                          if e.get("inputs") else ""))
         if e.get("diagnosis_message"):
             out.append(f"<div class='label'>Likely mistake</div><div>"
                        f"{e_(e['diagnosis_message'])}</div>")
