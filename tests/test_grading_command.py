@@ -159,9 +159,9 @@ def test_summary_table_and_progress_bar(run):
 
 def test_unknown_question_selection_is_refused(capsys, tmp_path):
     from kernelcourse.__main__ import main
-    assert main(["grade", str(FIXTURES / "correct.ipynb"), "--questions", "ex9",
+    assert main(["grade", str(FIXTURES / "correct.ipynb"), "--questions", "ex99",
                  "--output", str(tmp_path)]) == 2
-    assert "unknown question or set: ex9" in capsys.readouterr().err
+    assert "unknown question or set: ex99" in capsys.readouterr().err
 
 
 def test_selection_fixes_the_points_possible(tmp_path):

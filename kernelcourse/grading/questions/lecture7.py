@@ -172,7 +172,7 @@ CP2 = Question(
     cases=lambda rng: drawn_like(CP2, rng, [(_fixed_offset()[0], _draw_offset(16)),
                                             (_fixed_offset()[0], _draw_offset(10))]),
     forbidden=("kernelcourse.svm.offset", "kernelcourse.svm.smo", "kernelcourse.svm.smo_kernel",
-               "kernelcourse.svm.SupportVectorClassifier", "kernelcourse.svm.offset_interval"),
+               "kernelcourse.svm.SupportVectorClassifier", "kernelcourse.svm_bounds.offset_interval"),
     diagnoses=[
         Diagnosis("bound support vectors", "a support vector with a_i = C may lie inside the margin, "
                   "where y_i f(x_i) < 1: only the free ones (0 < a_i < C) sit on it", _offset_all_sv),

@@ -316,7 +316,7 @@ Q7 = Question(
     cases=lambda rng: drawn_like(Q7, rng, [(_fixed_interval()[1], lambda r: _interval_case(r, balanced=True)),
                                            (_fixed_interval()[2], _interval_case)]),
     rtol=1e-7, atol=1e-9,
-    forbidden=("kernelcourse.svm.offset_interval", "kernelcourse.svm.offset", "kernelcourse.svm.smo",
+    forbidden=("kernelcourse.svm_bounds.offset_interval", "kernelcourse.svm.offset", "kernelcourse.svm.smo",
                "kernelcourse.svm.smo_kernel", "kernelcourse.svm.SupportVectorClassifier",
                "kernelcourse.svm.kkt_violations", "kernelcourse.svm.violating_pair_gap",
                "kernelcourse.svm_bounds.offset_interval"),
