@@ -408,7 +408,9 @@ def own_folder(tmp_path, monkeypatch):
     shutil.copy(ROOT / "docs" / "question_template.py", folder / "my1.py")
     monkeypatch.delenv(registry_module.ENVIRONMENT_VARIABLE, raising=False)
     yield folder
-    monkeypatch.delenv(registry_module.ENVIRONMENT_VARIABLE, raising=False)
+    # use_questions_from set the variable itself; a monkeypatch.delenv here would record the
+    # folder and put it back at monkeypatch's undo, into every later test of this process
+    os.environ.pop(registry_module.ENVIRONMENT_VARIABLE, None)
     registry_module._REGISTRY = None
     registry_module._ERRORS.clear()   # a broken file of this folder is no error of the next test
 
