@@ -348,41 +348,6 @@ Q9 = Question(
 )
 
 
-# ===================================================================== ex1.q10
-def _gigabytes(d):
-    """Memory of one float64 vector phi(x) of the all-subsets map, in gigabytes (10^9 bytes)."""
-    return 2.0 ** d * 8 / 1e9
-
-
-def _cases_memory(rng):
-    return [Case((d,), label=f"d={d}") for d in
-            (int(rng.integers(20, 28)), int(rng.integers(30, 36)), int(rng.integers(38, 45)))]
-
-
-Q10 = Question(
-    id="ex1.q10", title="how much memory one phi(x) takes", function="phi_gigabytes", points=1,
-    reference=_gigabytes, cases=_cases_memory,
-    fixed_cases=fixed_draw(_cases_memory, 111),
-    rtol=1e-2, atol=0.0,
-    forbidden=("kernelcourse.features.feature_dim_all_subsets",),
-    diagnoses=[
-        Diagnosis("one byte per feature", "a float64 number takes 8 bytes, not 1",
-                  lambda d: 2.0 ** d / 1e9),
-        Diagnosis("bits", "8 bytes per number is 64 bits: you counted bits, the question asks "
-                  "for bytes", lambda d: 2.0 ** d * 64 / 1e9),
-        Diagnosis("megabytes", "a gigabyte is 10^9 bytes; dividing by 10^6 gives megabytes",
-                  lambda d: 2.0 ** d * 8 / 1e6),
-        Diagnosis("gibibytes", "a gigabyte here is 10^9 bytes; you divided by 2^30 (a "
-                  "gibibyte, 7% more)", lambda d: 2.0 ** d * 8 / 2 ** 30),
-        Diagnosis("d features", "phi has one feature per subset of the coordinates, not one per "
-                  "coordinate", lambda d: d * 8 / 1e9),
-    ],
-    kind="predict", section="1.1",
-    hints=("first the number of features (question 2), then the bytes of one float64",
-           "one float64 takes 8 bytes; a gigabyte here is 10^9 bytes"),
-)
-
-
 # ===================================================================== ex1.q11
 def _squared_distances(X, Z):
     """``||x_i - z_j||^2`` for every pair, by the slow loop's formula (broadcast)."""
