@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...question import fixed_draw
 from ....kernels import RBF
 from ....rkhs import RKHSFunction
 
@@ -30,6 +31,6 @@ def _gamma(rng):
 
 
 def _fixed(cases, seed=20265):
-    """Fixed cases: ``cases`` drawn once with a seed of the question's own, the same in every run
-    (each of them shows every named mistake: the mistakes fail on every draw)."""
-    return lambda: cases(np.random.default_rng(seed))
+    """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run
+    (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    return fixed_draw(cases, seed)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...question import fixed_draw
 from ....kernels import RBF
 
 
@@ -19,9 +20,9 @@ def _landmark_case(rng, n, m, d=2, gamma=0.5):
 
 
 def _fixed(cases, seed=20266):
-    """Fixed cases: ``cases`` drawn once with a seed of the question's own, the same in every run
-    (each of them shows every named mistake: the mistakes fail on every draw)."""
-    return lambda: cases(np.random.default_rng(seed))
+    """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run
+    (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    return fixed_draw(cases, seed)
 
 
 def _sym_power(K, p):
