@@ -1,0 +1,65 @@
+"""Kernel mean embeddings, the maximum mean discrepancy and HSIC (lecture 9).
+
+The mean embedding of a distribution ``P`` is the function ``mu_P = E k(X, .)`` of the RKHS;
+a sample's is ``mu_hat(t) = (1/m) sum_i k(x_i, t)``, lecture 3.7's centre of mass in feature
+space. The maximum mean discrepancy is the distance of two embeddings,
+
+    MMD^2(P, Q) = ||mu_P - mu_Q||^2 = E k(X, X') + E k(Y, Y') - 2 E k(X, Y),
+
+and ``mu_P - mu_Q`` (up to its norm) is the *witness*, the function of the RKHS's unit ball
+on which ``E_P f - E_Q f`` is largest (Gretton, Borgwardt, Rasch, Schoelkopf and Smola,
+*A Kernel Two-Sample Test*, JMLR 2012). From samples of sizes ``m`` and ``n``:
+
+* the biased (V) estimate puts every pair, ``i = j`` included, into the three means;
+* the unbiased (U) estimate leaves out the ``i = j`` terms of ``K_XX`` and ``K_YY``, dividing
+  by ``m (m - 1)`` and ``n (n - 1)``;
+* the linear-time estimate averages ``k(x1, x2) + k(y1, y2) - k(x1, y2) - k(x2, y1)`` over
+  disjoint pairs: O(n) kernel values, a larger variance.
+
+The two-sample test compares the statistic with its values under relabellings of the pooled
+sample: every permutation's statistic is a quadratic form ``a^T K a`` of the pooled Gram
+matrix in the permuted labels ``a``, so all ``B`` of them come from one product ``K A``.
+
+HSIC_b = tr(K H L H) / n^2 (Gretton, Bousquet, Smola and Schoelkopf, ALT 2005) is the squared
+MMD between the joint distribution and the product of its marginals, under the product
+kernel. With the distance-induced kernel ``(|x| + |z| - |x - z|) / 2``, 2 MMD^2 is the energy
+distance and 4 HSIC the distance covariance (Sejdinovic, Sriperumbudur, Gretton and Fukumizu,
+Ann. Statist. 2013).
+
+The lecture's sections, one module each (every name is imported from
+``kernelcourse.mean_embeddings``):
+
+* ``embeddings`` (9.1): :func:`mean_embedding`, :func:`witness`, and the default kernel's
+  bandwidth, :func:`pooled_median_gamma` (9.4);
+* ``mmd`` (9.2): :func:`mmd2_biased`, :func:`mmd2_unbiased`, :func:`mmd2_linear`,
+  :func:`mmd2_from_gram`, and :func:`gaussian_mmd2`, the closed form for two Gaussians;
+* ``two_sample_test`` (9.3): :func:`permutation_p_value`, :class:`TestResult`,
+  :func:`permutation_test_gram`, :func:`permutation_test`, :class:`MMDTest`,
+  :func:`rejection_rate`;
+* ``kernel_choice`` (9.4): :func:`power_against_gamma`, :func:`choose_gamma_on_split`;
+* ``hsic`` (9.5): :func:`hsic_from_gram`, :func:`hsic_biased`, :func:`hsic_test`;
+* ``distances`` (9.6): :class:`DistanceKernel`, :func:`energy_distance`,
+  :func:`distance_covariance`;
+* ``rff_mmd`` (9.7): :func:`mmd2_rff`, :func:`rff_permutation_test`.
+"""
+from __future__ import annotations
+
+from .distances import DistanceKernel, distance_covariance, energy_distance
+from .embeddings import mean_embedding, pooled_median_gamma, witness
+from .hsic import hsic_biased, hsic_from_gram, hsic_test
+from .kernel_choice import choose_gamma_on_split, power_against_gamma
+from .mmd import ESTIMATORS, gaussian_mmd2, mmd2_biased, mmd2_from_gram, mmd2_linear, mmd2_unbiased
+from .rff_mmd import mmd2_rff, rff_permutation_test
+from .two_sample_test import (MMDTest, TestResult, permutation_p_value, permutation_test,
+                              permutation_test_gram, rejection_rate)
+
+__all__ = [
+    "mean_embedding", "witness",
+    "mmd2_biased", "mmd2_unbiased", "mmd2_linear", "mmd2_from_gram",
+    "permutation_p_value", "TestResult", "permutation_test_gram", "permutation_test", "MMDTest",
+    "pooled_median_gamma", "choose_gamma_on_split", "rejection_rate", "power_against_gamma",
+    "hsic_biased", "hsic_from_gram", "hsic_test",
+    "DistanceKernel", "energy_distance", "distance_covariance",
+    "mmd2_rff", "rff_permutation_test",
+    "gaussian_mmd2",
+]
