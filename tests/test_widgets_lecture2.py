@@ -277,3 +277,24 @@ def test_cost_agreement_says_when_the_measurement_does_not_follow_the_model():
     assert "over all sizes the time's is 1.45" in cost_agreement(near)
     flat = dict(near, seconds_exponent=0.02, operations_exponent=0.0, seconds_exponent_all=-0.3)
     assert cost_agreement(flat).endswith("within 0.25 of the model's")   # no flattening to explain
+
+
+def test_the_environment_sets_how_many_workers_measure_ahead(monkeypatch):
+    """The notebook executor (no reader, no moves) runs the cost widget with no workers: the
+    pair it shows is measured at the build, any other when first shown."""
+    from kernelcourse._execute import KERNEL_ENV
+
+    assert KERNEL_ENV[L.COST_PROCESSES_VARIABLE] == "0"
+    monkeypatch.delenv(L.COST_PROCESSES_VARIABLE, raising=False)
+    assert L._cost_processes() == L.DEFAULT_COST_PROCESSES == 2 and L._cost_processes(1) == 1
+    monkeypatch.setenv(L.COST_PROCESSES_VARIABLE, "two")
+    with pytest.raises(ValueError, match="KERNELCOURSE_COST_PROCESSES must be a number.*'two'"):
+        L.cost_widget()
+    monkeypatch.setenv(L.COST_PROCESSES_VARIABLE, "0")
+    assert L._cost_processes(3) == 3                    # an explicit argument wins
+    w = L.cost_widget(way="kernel", vary="T")
+    assert w.costs.workers == [] and w.costs.wait(timeout=0)
+    assert set(w.costs.measured) == {("kernel", "T")}
+    w.controls["vary"].value = "d"                      # measured here, when first shown
+    assert set(w.costs.measured) == {("kernel", "T"), ("kernel", "d")}
+    assert w.result["vary"] == "d" and ("kernel", "d") in w.costs.pictures

@@ -28,6 +28,7 @@ figure, updated in place), and ``result`` holds the dict the last callback compu
 from __future__ import annotations
 
 import math
+import os
 from functools import lru_cache
 
 import numpy as np
@@ -183,6 +184,25 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
 #: how many worker processes measure the cost widget's pairs in the background (0: all here)
 DEFAULT_COST_PROCESSES = 2
 
+#: the environment variable that, when set, says how many instead (``tools/execute_notebooks.py``
+#: sets it to 0: a notebook executed without a reader never moves a control, so the other 23
+#: pairs, some 40 CPU seconds, would be measured for no one, on the cores its cells need)
+COST_PROCESSES_VARIABLE = "KERNELCOURSE_COST_PROCESSES"
+
+
+def _cost_processes(processes=None) -> int:
+    """``processes``, else the environment variable :data:`COST_PROCESSES_VARIABLE`, else
+    :data:`DEFAULT_COST_PROCESSES`."""
+    if processes is not None:
+        return processes
+    raw = os.environ.get(COST_PROCESSES_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_COST_PROCESSES
+    if not raw.isdigit():
+        raise ValueError(f"{COST_PROCESSES_VARIABLE} must be a number of processes (0 or more); "
+                         f"got {raw!r}")
+    return int(raw)
+
 
 def cost_widget(way="gram", vary="n", processes=None):
     """Widget: the way of learning and the varied size against measured time and memory.
@@ -196,7 +216,9 @@ def cost_widget(way="gram", vary="n", processes=None):
     first pair while the widget is built, the other 23, each training its way at five sizes,
     in two worker processes in the background, done some seconds later), so a move only
     shows its picture; a move to a pair still being measured waits for it.
-    ``widget.costs.wait()`` waits for all of them.
+    ``widget.costs.wait()`` waits for all of them. ``processes`` (default: the environment
+    variable :data:`COST_PROCESSES_VARIABLE`, else :data:`DEFAULT_COST_PROCESSES`) is the number
+    of workers; with 0 each pair is measured here when first shown.
     """
     import ipywidgets as W
 
@@ -205,8 +227,7 @@ def cost_widget(way="gram", vary="n", processes=None):
         "vary": W.ToggleButtons(options=list(COST_VARIES), value=vary, description="vary"),
     }
     table = {r["way"]: r for r in cost_model.cost_table()}
-    costs = CostMeasurements(first=way, vary=vary,
-                             processes=DEFAULT_COST_PROCESSES if processes is None else processes)
+    costs = CostMeasurements(first=way, vary=vary, processes=_cost_processes(processes))
     view = FigureView(1, 2, figsize=COST_FIGSIZE, layout=None)
     view.fig.subplots_adjust(**COST_MARGINS)
 
