@@ -1,4 +1,4 @@
-"""Lecture 8 (Gaussian processes): the checkpoints ``l8.cp1`` and ``l8.cp2`` of the lecture notebook.
+"""Lecture 8's checkpoints ``l8.cp1`` and ``l8.cp2`` (in the lecture notebook).
 
 The answers work on plain arrays: a Gram matrix ``K`` of the training inputs, the rows
 ``K_new[p, i] = k(x*_p, x_i)`` of new points, their prior variances ``k_new_diag``, targets
@@ -20,9 +20,9 @@ import math
 
 import numpy as np
 
-from ...gaussian_process import log_marginal_likelihood, posterior_mean_var
-from ...kernels import RBF, Matern
-from ..core import Case, Diagnosis, Question
+from ....gaussian_process import log_marginal_likelihood, posterior_mean_var
+from ....kernels import RBF, Matern
+from ...core import Case, Diagnosis, Question
 
 
 def _points(rng, n, m, scale=1.0):
