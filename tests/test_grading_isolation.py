@@ -392,7 +392,7 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     place in the arrays it handed over, read in its own process after the answer's has ended,
     so an answer that rewrites its own report (``running._usage``) is still caught."""
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.sealed import transport, worker
+    from kernelcourse.grading.sealed import submission, transport
     from kernelcourse.grading.scoring import score
 
     q = get_question("ex2.q1")
@@ -401,7 +401,7 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
                "time_limit": 20, "forbidden": [],
                "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                          for c in cases]}
-    reply = json.loads(json.dumps(worker._serve(request, 0)))
+    reply = json.loads(json.dumps(submission.serve(request, 0)))
     result = score(q, cases, reply["outcomes"])
     assert result.status == status, result.line()
     if status == "failed":
