@@ -424,12 +424,53 @@ raise RuntimeError("this answer only starts spinners")
 """
 
 
+FORKING_Q2 = """
+import multiprocessing
+
+def _power_of_two(d):
+    return 2 ** d
+
+def all_subsets_dim(d):
+    with multiprocessing.Pool(4) as pool:    # four processes of its own at every call
+        return pool.map(_power_of_two, [d])[0]
+"""
+
+
+def forking(tag: str) -> dict:
+    """The solved set whose ex1.q2 starts a pool of four processes at each call: it loses its
+    point if another job's processes count against its own process limit."""
+    nb = honest(tag)
+    for cell in nb["cells"]:
+        if cell["source"].startswith("# ANSWER ex1.q2"):
+            cell["source"] = "# ANSWER ex1.q2\n" + FORKING_Q2.strip() + "\n"
+    return nb
+
+
+def _nobody_or_none():
+    """``"nobody"`` when this test runs as root and can drop to that user, else None."""
+    if os.getuid() != 0:
+        return None
+    probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                            sys.executable, "-c", "import kernelcourse"], capture_output=True)
+    return "nobody" if probe.returncode == 0 else None
+
+
 @pytest.mark.slow
-def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
-    """Under the watchdog (no CPU share), an answer that starts up to 100 spinning processes
-    and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points: their
-    limits count their own CPU time, and their hard deadline leaves out the time they waited
-    for a CPU."""
+@pytest.mark.parametrize("cap, without_root", [("watchdog", False), ("watchdog", True),
+                                               ("this machine's", False)])
+def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap, without_root):
+    """An answer that starts up to 100 spinning processes (as many as its process limit lets
+    it) and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points,
+    two of which start processes of their own in every call of ex1.q2:
+    under the cap this machine gives (as root: a cgroup, a CPU share per worker) and under the
+    watchdog (no CPU share: their limits count their own CPU time, and their hard deadline
+    leaves out the time they waited for a CPU), as root and as a user without root (where
+    ``RLIMIT_NPROC`` is applied: counted per sandbox, each job's own user namespace, so the
+    spinners' processes never count against the honest job's limit). Scores are exact; no
+    time is asserted."""
+    user = _nobody_or_none() if without_root else None
+    if without_root and os.getuid() == 0:
+        assert user == "nobody", "could not drop to a user without root"
     base = Path(tempfile.mkdtemp(prefix="kc-spinners-", dir="/tmp"))
     try:
         folder, out, home = base / "sub", base / "out", base / "home"
@@ -437,18 +478,27 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
             p.mkdir()
         (folder / "a_spinners.ipynb").write_text(json.dumps(
             notebook(q1=prefixed("ex1.q1", SPINNERS))))
-        for name in ("b_honest", "c_honest", "d_honest"):
-            (folder / f"{name}.ipynb").write_text(json.dumps(honest(name)))
-        env = {**os.environ, "HOME": str(home), "KERNELCOURSE_MEMORY_CAP": "watchdog"}
-        result = subprocess.run(
-            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
-             "--questions", "ex1", "--jobs", "2", "--no-progress"],
-            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        for name in ("b_forking", "c_honest", "d_forking"):
+            (folder / f"{name}.ipynb").write_text(json.dumps(
+                forking(name) if "forking" in name else honest(name)))
+        for p in (base, folder, out, home, *folder.iterdir()):
+            p.chmod(0o777 if p.is_dir() else 0o644)
+        env = {**os.environ, "HOME": str(home)}
+        if cap == "watchdog":
+            env["KERNELCOURSE_MEMORY_CAP"] = "watchdog"
+        command = [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output",
+                   str(out), "--questions", "ex1", "--jobs", "2", "--no-progress"]
+        if user:
+            command = ["setpriv", f"--reuid={user}", "--regid=nogroup", "--clear-groups",
+                       *command]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1500,
+                                cwd=out, env=env)
         assert result.returncode == 0, result.stderr[-3000:]
-        assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
+        if cap == "watchdog":
+            assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
         rows = {Path(s["file"]).name: s
                 for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
-        for name in ("b_honest", "c_honest", "d_honest"):
+        for name in ("b_forking", "c_honest", "d_forking"):
             assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
         # the spinners' own cell fails (ex1.q1: 0 of 3), its other answers are right
         assert rows["a_spinners.ipynb"]["total"] == FULL - 3, rows["a_spinners.ipynb"]["details"]
