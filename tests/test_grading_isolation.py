@@ -408,6 +408,135 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
         assert "in place" in result.line()
 
 
+# ------------------------------------------------------------- the chunk probe, counted outside
+SET6 = Path(__file__).resolve().parents[1] / "exercises" / "source" / "06_kernel_methods_at_scale.ipynb"
+WHOLE_PHI = """
+import numpy as np
+{prefix}
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    {read}
+    {rewrite}
+    D = whole.shape[1]
+    return np.linalg.solve(whole.T @ whole + lam * np.eye(D), whole.T @ np.asarray(y, float))
+"""
+#: ex6.q4 ("read Phi at most chunk_size rows at a time") answered with the whole of Phi at once,
+#: and the probe's report rewritten in the answer's own process, each a different way
+PROBE_ATTACKS = {
+    # its counters set back to zero after the whole matrix was formed
+    "b_counters": ("", "whole = np.asarray(Phi)",
+                   "for name in ('_max_rows', '_rows', '_reads'):\n"
+                   "        object.__setattr__(Phi, name, 0)"),
+    # the probe's class made to report one row at a time
+    "c_class": ("", "whole = np.asarray(Phi)",
+                "type(Phi).usage = lambda self: {'max_rows': 1, 'rows': len(self), "
+                "'reads': len(self)}"),
+    # the grading code's report of every probe replaced
+    "d_report": ("import kernelcourse.grading.sealed.running as running\n"
+                 "import kernelcourse.grading.probes as probes\n"
+                 "fake = lambda *a, **k: {'0': {'max_rows': 1, 'rows': 1, 'reads': 1}}\n"
+                 "probes.probe_usage = fake\n"
+                 "running._usage = lambda *a, **k: {'probes': fake()}",
+                 "whole = np.asarray(Phi)", "pass"),
+    # the matrix behind the probe read without asking for rows
+    "e_private": ("", "whole = np.array(Phi._data)", "pass"),
+    # every matrix of the process with Phi's shape: the probe's own, or a copy the process
+    # inherited
+    "f_gc_hunt": ("import gc", "first = Phi[0:1]\n"
+                  "    whole = next((o._data for o in gc.get_objects() "
+                  "if type(o).__name__ == 'RowSource' and isinstance(getattr(o, '_data', None), "
+                  "np.ndarray) and o._data.shape == Phi.shape "
+                  "and np.array_equal(o._data[0:1], first)), np.zeros(Phi.shape))", "pass"),
+    # the request's text (the JSON line the submission's process read) in a frame above
+    "g_request_text": ("import json, sys\n"
+                       "from kernelcourse.grading.sealed import transport\n"
+                       "def _matrices(o):\n"
+                       "    if isinstance(o, dict):\n"
+                       "        if o.get('$probe') == 'rows':\n"
+                       "            yield transport.decode(o['data'])\n"
+                       "        for v in o.values():\n"
+                       "            yield from _matrices(v)\n"
+                       "    elif isinstance(o, list):\n"
+                       "        for v in o:\n"
+                       "            yield from _matrices(v)",
+                       "first, whole = Phi[0:1], np.zeros(Phi.shape)\n"
+                       "    frame = sys._getframe()\n"
+                       "    while frame is not None:\n"
+                       "        for v in list(frame.f_locals.values()):\n"
+                       "            if isinstance(v, str) and '$probe' in v:\n"
+                       "                try:\n"
+                       "                    v = json.loads(v)\n"
+                       "                except ValueError:\n"
+                       "                    continue\n"
+                       "            for m in _matrices(v):\n"
+                       "                if m.shape == Phi.shape and np.array_equal(m[0:1], first):\n"
+                       "                    whole = m\n"
+                       "        frame = frame.f_back", "pass"),
+}
+
+
+def _set6(q4=None) -> dict:
+    nb = json.loads(SET6.read_text())
+    cells = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if q4 is not None and source.startswith("# ANSWER ex6.q4"):
+            source = "# ANSWER ex6.q4\n" + textwrap.dedent(q4).strip() + "\n"
+        cells.append({"cell_type": "code", "metadata": {}, "execution_count": None,
+                      "outputs": [], "source": source})
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.mark.slow
+def test_an_answer_that_rewrites_the_chunk_probe_does_not_get_its_point():
+    """ex6.q4's probe counts the rows in the submission's process, which serves them, never in
+    the answer's: each attack forms the whole of Phi at once and rewrites what the probe in its
+    own process would report; it scores exactly the set's points but ex6.q4's 3, as the answer
+    that forms the whole matrix honestly does, and the honest students graded before and after
+    it by the same worker score full marks."""
+    from kernelcourse.grading import all_questions
+
+    full = sum(q.points for key, q in all_questions().items() if key.startswith("ex6."))
+    assert full > 3
+    base = Path(tempfile.mkdtemp(prefix="kc-probe-", dir="/tmp"))
+    try:
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        want = {"a_honest.ipynb": full, "z_honest.ipynb": full,
+                "a_whole_phi.ipynb": full - 3}
+        (folder / "a_honest.ipynb").write_text(json.dumps(_set6()))
+        (folder / "z_honest.ipynb").write_text(json.dumps(_set6()))
+        (folder / "a_whole_phi.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
+            prefix="", read="whole = np.asarray(Phi)", rewrite="pass"))))
+        for name, (prefix, read, rewrite) in PROBE_ATTACKS.items():
+            (folder / f"{name}.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
+                prefix=prefix, read=read, rewrite=rewrite))))
+            want[f"{name}.ipynb"] = full - 3
+        env = {**os.environ, "HOME": str(home)}
+        result = subprocess.run(
+            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
+             "--questions", "ex6", "--jobs", "1", "--no-progress"],
+            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        rows = {Path(s["file"]).name: s
+                for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
+        assert sorted(rows) == sorted(want)
+        got = {name: rows[name]["total"] for name in want}
+        assert got == want, {name: rows[name]["details"]["ex6.q4"] for name in want}
+        # the honest whole-matrix answer is named for what it did; so are the rewriters that
+        # formed the whole of Phi through the probe (the others read no row: a wrong value)
+        for name in ("a_whole_phi", "b_counters", "c_class", "d_report"):
+            assert "formed" in rows[f"{name}.ipynb"]["details"]["ex6.q4"] or \
+                "whole Phi" in rows[f"{name}.ipynb"]["details"]["ex6.q4"] or \
+                "at once" in rows[f"{name}.ipynb"]["details"]["ex6.q4"], \
+                (name, rows[f"{name}.ipynb"]["details"]["ex6.q4"])
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 # ------------------------------------------------------------- CPU theft without a CPU share
 SPINNERS = """
 import os, time

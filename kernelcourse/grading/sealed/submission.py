@@ -13,11 +13,12 @@ requests from the worker's input, one JSON line each::
 and serves each (:func:`serve`) in a child process forked for that request alone, where the
 answer runs (:mod:`.answer`), so what one answer does to its process (patching modules,
 calling ``os._exit``) cannot reach the next. Before the fork it decodes the cases, each array
-argument in memory shared with the child (:func:`shared_cases`); it gives the child a hard
+argument in memory shared with the child (:func:`shared_cases`), and keeps each probe, the
+child getting a proxy that asks for its rows (:mod:`.rowserver`); it gives the child a hard
 deadline (:class:`Deadline`: with ``cpu_time``, the time the child waited for a CPU is not
-counted), reads its reply from a pipe (bounded, :func:`read_reply`), checks that it is well
-formed, counts what the answer changed in its array arguments itself (:func:`changed_inputs`)
-and writes one JSON line back::
+counted), reads its reply from a pipe (bounded, :func:`read_reply`, which serves the probes'
+rows meanwhile), checks that it is well formed, counts what the answer changed in its array
+arguments (:func:`changed_inputs`) and the rows it read itself, and writes one JSON line back::
 
     {"id": "3f..", "outcomes": [{"kind": "value", "value": ...}, ...], "uses": []}
     {"id": "3f..", "error": "SyntaxError: ...", "uses": []}   (the cell itself failed)
@@ -70,12 +71,14 @@ class Deadline:
         return min(self.seconds - (elapsed - self.waited()), self.most - elapsed)
 
 
-def read_reply(fd: int, deadline: Deadline, pid: int) -> tuple[bytes | None, int | None]:
+def read_reply(fd: int, deadline: Deadline, pid: int,
+               rows=None) -> tuple[bytes | None, int | None]:
     """What the answer's process ``pid`` writes to ``fd``, and its exit status.
 
     Reading stops at end of file, or as soon as the process itself has exited
     (a process it left behind may hold the pipe open: its answer is complete
-    all the same); ``(None, None)`` when the deadline passes first.
+    all the same); ``(None, None)`` when the deadline passes first. Meanwhile it serves
+    the reads of the answer's probes (``rows``: the :class:`~.rowserver.RowServer`).
     """
     import fcntl
     import selectors
@@ -84,11 +87,23 @@ def read_reply(fd: int, deadline: Deadline, pid: int) -> tuple[bytes | None, int
     status = None
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_READ)
+        serving = rows is not None and not rows.closed
+        if serving:
+            selector.register(rows.fd, selectors.EVENT_READ)
         while True:
             left = deadline.left()
             if left <= 0:
                 return None, None
-            if selector.select(timeout=min(left, 0.05)):
+            ready = {key.fd for key, _ in selector.select(timeout=min(left, 0.05))}
+            if serving and rows.fd in ready:  # a read of a probe: served and counted here
+                rows.writable() if rows.wants_write() else rows.readable()
+                if rows.closed:
+                    selector.unregister(rows.fd)
+                    serving = False
+                else:
+                    selector.modify(rows.fd, selectors.EVENT_WRITE if rows.wants_write()
+                                    else selectors.EVENT_READ)
+            if fd in ready:
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
                     return b"".join(chunks), status
@@ -234,8 +249,12 @@ def serve(request: dict, memory_mb: int) -> dict:
     """Run one request in a forked child, under a hard deadline; return the reply."""
     seconds = float(request.get("time_limit", 10.0))
     cpu = bool(request.get("cpu_time"))
+    from .rowserver import serve_probes
+
     try:
         cases, arrays = shared_cases(request)
+        # the probes' rows stay here: the answer's process gets proxies that ask for them
+        rows, rows_fd = serve_probes(cases)
     except Exception as exc:  # noqa: BLE001 - cases that cannot be rebuilt: no answer runs
         return {"error": f"the cases could not be read ({type(exc).__name__})", "uses": []}
     read_fd, write_fd = os.pipe()
@@ -255,7 +274,11 @@ def serve(request: dict, memory_mb: int) -> dict:
                 os.close(fd)
             except OSError:
                 pass
+        if rows is not None:  # no copy of a probe's matrix left in the answer's process
+            rows.forget(request)
         answer_process(request, write_fd, report_write, memory_mb, cases)
+    if rows_fd is not None:
+        os.close(rows_fd)
     os.close(write_fd)
     os.close(report_write)
     os.close(info_write)
@@ -273,9 +296,11 @@ def serve(request: dict, memory_mb: int) -> dict:
     deadline = (Deadline(4 * seconds + 1.0, 16 * seconds + 1.0, stat) if cpu
                 else Deadline(2 * seconds + 1.0))
     try:
-        data, status = read_reply(read_fd, deadline, pid)
+        data, status = read_reply(read_fd, deadline, pid, rows)
     finally:
         os.close(read_fd)
+        if rows is not None:
+            rows.close()
     if data is not None and status is None:
         status = _wait(pid, deadline)
     if status is None:  # no reply, or the pipe closed but the process runs on
@@ -303,6 +328,8 @@ def serve(request: dict, memory_mb: int) -> dict:
                                            or isinstance(reply.get("error"), str)):
         return {"error": "the answer's process sent a malformed reply", "uses": uses}
     reply = changed_inputs(reply, arrays)  # counted here, outside the answer's process
+    if rows is not None:
+        reply = rows.counted(reply)  # so are the probes' rows
     return {**{k: reply[k] for k in ("outcomes", "error") if k in reply}, "uses": uses}
 
 
@@ -315,6 +342,7 @@ def serve_submission(memory_mb: int) -> None:
             request = json.loads(line)
         except (json.JSONDecodeError, RecursionError):
             continue
+        line = ""  # its text is not kept where an answer's process could find it
         if not isinstance(request, dict):
             continue
         if request.get("end"):
