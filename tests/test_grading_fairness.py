@@ -152,7 +152,7 @@ def test_row_source_counts_rows_formed_at_once():
 
 
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
-    from kernelcourse.grading.sealed import worker
+    from kernelcourse.grading.sealed import answer
     from kernelcourse.grading.scoring import score
 
     q = _toy_chunked()
@@ -170,7 +170,7 @@ def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
         request = {"source": source, "function": "column_sums", "time_limit": 5,
                    "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                              for c in cases]}
-        reply = transport.loads(transport.dumps(worker._run(request)))
+        reply = transport.loads(transport.dumps(answer.run_request(request)))
         assert score(q, cases, reply["outcomes"]).status == status
 
 

@@ -392,7 +392,7 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     place in the arrays it handed over, read in its own process after the answer's has ended,
     so an answer that rewrites its own report (``running._usage``) is still caught."""
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.sealed import transport, worker
+    from kernelcourse.grading.sealed import submission, transport
     from kernelcourse.grading.scoring import score
 
     q = get_question("ex2.q1")
@@ -401,11 +401,140 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
                "time_limit": 20, "forbidden": [],
                "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
                          for c in cases]}
-    reply = json.loads(json.dumps(worker._serve(request, 0)))
+    reply = json.loads(json.dumps(submission.serve(request, 0)))
     result = score(q, cases, reply["outcomes"])
     assert result.status == status, result.line()
     if status == "failed":
         assert "in place" in result.line()
+
+
+# ------------------------------------------------------------- the chunk probe, counted outside
+SET6 = Path(__file__).resolve().parents[1] / "exercises" / "source" / "06_kernel_methods_at_scale.ipynb"
+WHOLE_PHI = """
+import numpy as np
+{prefix}
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    {read}
+    {rewrite}
+    D = whole.shape[1]
+    return np.linalg.solve(whole.T @ whole + lam * np.eye(D), whole.T @ np.asarray(y, float))
+"""
+#: ex6.q4 ("read Phi at most chunk_size rows at a time") answered with the whole of Phi at once,
+#: and the probe's report rewritten in the answer's own process, each a different way
+PROBE_ATTACKS = {
+    # its counters set back to zero after the whole matrix was formed
+    "b_counters": ("", "whole = np.asarray(Phi)",
+                   "for name in ('_max_rows', '_rows', '_reads'):\n"
+                   "        object.__setattr__(Phi, name, 0)"),
+    # the probe's class made to report one row at a time
+    "c_class": ("", "whole = np.asarray(Phi)",
+                "type(Phi).usage = lambda self: {'max_rows': 1, 'rows': len(self), "
+                "'reads': len(self)}"),
+    # the grading code's report of every probe replaced
+    "d_report": ("import kernelcourse.grading.sealed.running as running\n"
+                 "import kernelcourse.grading.probes as probes\n"
+                 "fake = lambda *a, **k: {'0': {'max_rows': 1, 'rows': 1, 'reads': 1}}\n"
+                 "probes.probe_usage = fake\n"
+                 "running._usage = lambda *a, **k: {'probes': fake()}",
+                 "whole = np.asarray(Phi)", "pass"),
+    # the matrix behind the probe read without asking for rows
+    "e_private": ("", "whole = np.array(Phi._data)", "pass"),
+    # every matrix of the process with Phi's shape: the probe's own, or a copy the process
+    # inherited
+    "f_gc_hunt": ("import gc", "first = Phi[0:1]\n"
+                  "    whole = next((o._data for o in gc.get_objects() "
+                  "if type(o).__name__ == 'RowSource' and isinstance(getattr(o, '_data', None), "
+                  "np.ndarray) and o._data.shape == Phi.shape "
+                  "and np.array_equal(o._data[0:1], first)), np.zeros(Phi.shape))", "pass"),
+    # the request's text (the JSON line the submission's process read) in a frame above
+    "g_request_text": ("import json, sys\n"
+                       "from kernelcourse.grading.sealed import transport\n"
+                       "def _matrices(o):\n"
+                       "    if isinstance(o, dict):\n"
+                       "        if o.get('$probe') == 'rows':\n"
+                       "            yield transport.decode(o['data'])\n"
+                       "        for v in o.values():\n"
+                       "            yield from _matrices(v)\n"
+                       "    elif isinstance(o, list):\n"
+                       "        for v in o:\n"
+                       "            yield from _matrices(v)",
+                       "first, whole = Phi[0:1], np.zeros(Phi.shape)\n"
+                       "    frame = sys._getframe()\n"
+                       "    while frame is not None:\n"
+                       "        for v in list(frame.f_locals.values()):\n"
+                       "            if isinstance(v, str) and '$probe' in v:\n"
+                       "                try:\n"
+                       "                    v = json.loads(v)\n"
+                       "                except ValueError:\n"
+                       "                    continue\n"
+                       "            for m in _matrices(v):\n"
+                       "                if m.shape == Phi.shape and np.array_equal(m[0:1], first):\n"
+                       "                    whole = m\n"
+                       "        frame = frame.f_back", "pass"),
+}
+
+
+def _set6(q4=None) -> dict:
+    nb = json.loads(SET6.read_text())
+    cells = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if q4 is not None and source.startswith("# ANSWER ex6.q4"):
+            source = "# ANSWER ex6.q4\n" + textwrap.dedent(q4).strip() + "\n"
+        cells.append({"cell_type": "code", "metadata": {}, "execution_count": None,
+                      "outputs": [], "source": source})
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+@pytest.mark.slow
+def test_an_answer_that_rewrites_the_chunk_probe_does_not_get_its_point():
+    """ex6.q4's probe counts the rows in the submission's process, which serves them, never in
+    the answer's: each attack forms the whole of Phi at once and rewrites what the probe in its
+    own process would report; it scores exactly the set's points but ex6.q4's 3, as the answer
+    that forms the whole matrix honestly does, and the honest students graded before and after
+    it by the same worker score full marks."""
+    from kernelcourse.grading import all_questions
+
+    full = sum(q.points for key, q in all_questions().items() if key.startswith("ex6."))
+    assert full > 3
+    base = Path(tempfile.mkdtemp(prefix="kc-probe-", dir="/tmp"))
+    try:
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        want = {"a_honest.ipynb": full, "z_honest.ipynb": full,
+                "a_whole_phi.ipynb": full - 3}
+        (folder / "a_honest.ipynb").write_text(json.dumps(_set6()))
+        (folder / "z_honest.ipynb").write_text(json.dumps(_set6()))
+        (folder / "a_whole_phi.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
+            prefix="", read="whole = np.asarray(Phi)", rewrite="pass"))))
+        for name, (prefix, read, rewrite) in PROBE_ATTACKS.items():
+            (folder / f"{name}.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
+                prefix=prefix, read=read, rewrite=rewrite))))
+            want[f"{name}.ipynb"] = full - 3
+        env = {**os.environ, "HOME": str(home)}
+        result = subprocess.run(
+            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
+             "--questions", "ex6", "--jobs", "1", "--no-progress"],
+            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        rows = {Path(s["file"]).name: s
+                for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
+        assert sorted(rows) == sorted(want)
+        got = {name: rows[name]["total"] for name in want}
+        assert got == want, {name: rows[name]["details"]["ex6.q4"] for name in want}
+        # the honest whole-matrix answer is named for what it did; so are the rewriters that
+        # formed the whole of Phi through the probe (the others read no row: a wrong value)
+        for name in ("a_whole_phi", "b_counters", "c_class", "d_report"):
+            assert "formed" in rows[f"{name}.ipynb"]["details"]["ex6.q4"] or \
+                "whole Phi" in rows[f"{name}.ipynb"]["details"]["ex6.q4"] or \
+                "at once" in rows[f"{name}.ipynb"]["details"]["ex6.q4"], \
+                (name, rows[f"{name}.ipynb"]["details"]["ex6.q4"])
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 # ------------------------------------------------------------- CPU theft without a CPU share
@@ -424,12 +553,53 @@ raise RuntimeError("this answer only starts spinners")
 """
 
 
+FORKING_Q2 = """
+import multiprocessing
+
+def _power_of_two(d):
+    return 2 ** d
+
+def all_subsets_dim(d):
+    with multiprocessing.Pool(4) as pool:    # four processes of its own at every call
+        return pool.map(_power_of_two, [d])[0]
+"""
+
+
+def forking(tag: str) -> dict:
+    """The solved set whose ex1.q2 starts a pool of four processes at each call: it loses its
+    point if another job's processes count against its own process limit."""
+    nb = honest(tag)
+    for cell in nb["cells"]:
+        if cell["source"].startswith("# ANSWER ex1.q2"):
+            cell["source"] = "# ANSWER ex1.q2\n" + FORKING_Q2.strip() + "\n"
+    return nb
+
+
+def _nobody_or_none():
+    """``"nobody"`` when this test runs as root and can drop to that user, else None."""
+    if os.getuid() != 0:
+        return None
+    probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                            sys.executable, "-c", "import kernelcourse"], capture_output=True)
+    return "nobody" if probe.returncode == 0 else None
+
+
 @pytest.mark.slow
-def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
-    """Under the watchdog (no CPU share), an answer that starts up to 100 spinning processes
-    and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points: their
-    limits count their own CPU time, and their hard deadline leaves out the time they waited
-    for a CPU."""
+@pytest.mark.parametrize("cap, without_root", [("watchdog", False), ("watchdog", True),
+                                               ("this machine's", False)])
+def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap, without_root):
+    """An answer that starts up to 100 spinning processes (as many as its process limit lets
+    it) and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points,
+    two of which start processes of their own in every call of ex1.q2:
+    under the cap this machine gives (as root: a cgroup, a CPU share per worker) and under the
+    watchdog (no CPU share: their limits count their own CPU time, and their hard deadline
+    leaves out the time they waited for a CPU), as root and as a user without root (where
+    ``RLIMIT_NPROC`` is applied: counted per sandbox, each job's own user namespace, so the
+    spinners' processes never count against the honest job's limit). Scores are exact; no
+    time is asserted."""
+    user = _nobody_or_none() if without_root else None
+    if without_root and os.getuid() == 0:
+        assert user == "nobody", "could not drop to a user without root"
     base = Path(tempfile.mkdtemp(prefix="kc-spinners-", dir="/tmp"))
     try:
         folder, out, home = base / "sub", base / "out", base / "home"
@@ -437,18 +607,27 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them():
             p.mkdir()
         (folder / "a_spinners.ipynb").write_text(json.dumps(
             notebook(q1=prefixed("ex1.q1", SPINNERS))))
-        for name in ("b_honest", "c_honest", "d_honest"):
-            (folder / f"{name}.ipynb").write_text(json.dumps(honest(name)))
-        env = {**os.environ, "HOME": str(home), "KERNELCOURSE_MEMORY_CAP": "watchdog"}
-        result = subprocess.run(
-            [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
-             "--questions", "ex1", "--jobs", "2", "--no-progress"],
-            capture_output=True, text=True, timeout=1500, cwd=out, env=env)
+        for name in ("b_forking", "c_honest", "d_forking"):
+            (folder / f"{name}.ipynb").write_text(json.dumps(
+                forking(name) if "forking" in name else honest(name)))
+        for p in (base, folder, out, home, *folder.iterdir()):
+            p.chmod(0o777 if p.is_dir() else 0o644)
+        env = {**os.environ, "HOME": str(home)}
+        if cap == "watchdog":
+            env["KERNELCOURSE_MEMORY_CAP"] = "watchdog"
+        command = [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output",
+                   str(out), "--questions", "ex1", "--jobs", "2", "--no-progress"]
+        if user:
+            command = ["setpriv", f"--reuid={user}", "--regid=nogroup", "--clear-groups",
+                       *command]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1500,
+                                cwd=out, env=env)
         assert result.returncode == 0, result.stderr[-3000:]
-        assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
+        if cap == "watchdog":
+            assert "note: " in result.stderr and "CPU share" in result.stderr  # said first
         rows = {Path(s["file"]).name: s
                 for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
-        for name in ("b_honest", "c_honest", "d_honest"):
+        for name in ("b_forking", "c_honest", "d_forking"):
             assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
         # the spinners' own cell fails (ex1.q1: 0 of 3), its other answers are right
         assert rows["a_spinners.ipynb"]["total"] == FULL - 3, rows["a_spinners.ipynb"]["details"]

@@ -243,7 +243,7 @@ def cell_problem(cell: str) -> str:
 def static_source(cell: str) -> str:
     """The cell as Python for reading it (the shortcut check), in linear time: magics and
     shell lines become ``pass``. The answer itself runs as IPython transforms it, in the
-    sandbox (:func:`kernelcourse.grading.sealed.worker.ipython_source`)."""
+    sandbox (:func:`kernelcourse.grading.sealed.answer.ipython_source`)."""
     if not _MAYBE_IPYTHON.search(cell):
         return cell
     return _MAGIC_TO_PASS.sub(lambda m: f"{m.group(1)}pass", cell)

@@ -3,9 +3,13 @@ behaviour ("process Phi chunk by chunk", "leave u unchanged"), not only by the v
 
 A probe is an argument of a :class:`~kernelcourse.grading.question.Case`. It travels to the
 grading worker as plain data (``{"$probe": kind, "data": ...}`` in
-:mod:`~kernelcourse.grading.sealed.transport`), is rebuilt there, is handed to the answer, and after the
-call its :meth:`Probe.usage` (plain data) comes back with the outcome. A
-:class:`~kernelcourse.grading.question.Constraint` of the question then reads that usage.
+:mod:`~kernelcourse.grading.sealed.transport`) and is rebuilt there, in the submission's
+process, which keeps it: the answer's process gets a proxy that asks that process for rows
+(:mod:`~kernelcourse.grading.sealed.rowserver`), so the count is made where the answer cannot
+rewrite it, and after the call the probe's :meth:`Probe.usage` (plain data) is put in the
+outcome there. In a notebook (``check``) the answer reads the probe itself, in its own
+process. A :class:`~kernelcourse.grading.question.Constraint` of the question then reads that
+usage.
 
 :class:`RowSource` is the one probe so far: a matrix the answer may only read by rows,
 ``source[start:stop]`` (or ``source[i]``, ``source[index_array]``), which counts how many rows

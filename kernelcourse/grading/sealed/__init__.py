@@ -9,8 +9,11 @@ running an answer lives here:
   the watchdog, a process of its own), what the caps cannot bound here;
 * :mod:`.pool`: the grader's handle on a worker (start, one request, a bounded reply, the end
   of a submission), and the bundle of modules the worker holds;
-* :mod:`.worker`: inside the sandbox, the zygote that never reads a request, the process per
-  submission in its own PID and mount namespaces, the process per answer;
+* inside the sandbox, three processes down: :mod:`.worker`, the zygote that never reads a
+  request; the process per submission, made in its own PID and mount namespaces by
+  :mod:`.namespaces` and run by :mod:`.submission` (reads the submission's requests, checks
+  each reply, counts what an answer changed in its arguments); the process per answer,
+  :mod:`.answer`, the only one where submitted code runs; :mod:`.processes`, what they share;
 * :mod:`.running`: the answer's function called on each case under its time limit (also what
   ``check`` runs in a notebook);
 * :mod:`.transport`: plain data in and out, as JSON text.

@@ -123,7 +123,7 @@ def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False
     :func:`time_limit` for all cases together (``cpu``: of CPU time). ``copy=False`` hands
     the answer the cases' own arguments (the grading worker's, each case's made for one call,
     its arrays in memory the worker reads after the call: see
-    :func:`kernelcourse.grading.sealed.worker.shared_cases`).
+    :func:`kernelcourse.grading.sealed.submission.shared_cases`).
     """
     outcomes: list[dict] = []
     try:

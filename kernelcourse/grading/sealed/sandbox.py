@@ -11,8 +11,8 @@ Linux namespaces:
   init of bubblewrap's holds the worker's pipes, and the kernel shields it from signals sent
   from inside; when it ends, every process left in the sandbox is killed by the kernel), IPC and
   UTS namespaces; CAP_SYS_ADMIN in that user namespace only, with which the worker makes a PID
-  and mount namespace per submission (:mod:`kernelcourse.grading.sealed.worker`), whose process drops
-  it;
+  and mount namespace per submission (:mod:`kernelcourse.grading.sealed.namespaces`), whose
+  process drops it;
 * no ``cffi`` (:data:`HIDDEN_MODULES`: its files are hidden), as ``ctypes`` is refused in an
   answer's process;
 * a file system made of read-only views of the system libraries, the Python installation and

@@ -1,0 +1,125 @@
+"""A process per submission, in namespaces of its own: how the worker makes one.
+
+No submitted code runs here. :func:`fork_submission_process` is called by the worker (the
+zygote, :mod:`.worker`), which has never read a request, so the process it makes has never held
+any submission's data. Sandboxed, a helper forked from the worker makes a new PID namespace and
+forks the submission process into it: PID 1 there, in a new mount namespace with an empty
+``/tmp`` and ``/dev/shm`` of its own (:func:`private_mounts`: in memory, capped), having given
+up every capability (:func:`drop_capabilities`) before it reads its first request. From then
+on it is :mod:`.submission`'s. When it exits, the kernel kills every process left in its PID
+namespace and frees its mounts; while it runs, :func:`kill_the_rest` clears the namespace after
+each answer.
+"""
+from __future__ import annotations
+
+import os
+
+from . import processes
+
+_CLONE_NEWNS, _CLONE_NEWPID = 0x00020000, 0x20000000
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+
+
+def private_mounts(scratch_mb: int) -> None:
+    """In a new mount namespace: an empty ``/tmp`` and ``/dev/shm`` of this submission's own
+    (in memory, ``scratch_mb`` each; they vanish with the namespace)."""
+    import ctypes
+
+    libc = processes.libc()
+    if libc.unshare(_CLONE_NEWNS) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+    options = f"size={max(1, int(scratch_mb))}m,mode=1777".encode()
+    for target in (b"/tmp", b"/dev/shm"):
+        if libc.mount(b"tmpfs", target, b"tmpfs", _MS_NOSUID | _MS_NODEV, options) != 0:
+            raise OSError(ctypes.get_errno(), f"mount tmpfs on {target.decode()}")
+    os.chdir("/tmp")
+
+
+def drop_capabilities() -> None:
+    """Give up every capability for good (the worker keeps CAP_SYS_ADMIN in the sandbox's own
+    user namespace only to make each submission's namespaces)."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
+                    ("inheritable", ctypes.c_uint32)]
+
+    number = {"x86_64": 126, "aarch64": 91}.get(os.uname().machine)
+    if number is None:  # pragma: no cover
+        raise OSError("capset: unknown architecture")
+    header, data = Header(0x20080522, 0), (Data * 2)()
+    if processes.libc().syscall(number, ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+    with open("/proc/self/status") as f:
+        if any(line.startswith("CapEff:") and int(line.split()[1], 16) for line in f):
+            raise OSError("capabilities left after capset")
+
+
+def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> int:
+    """Fork the process that grades the next submission, which calls ``serve(memory_mb)``
+    (:func:`kernelcourse.grading.sealed.submission.serve_submission`); return the pid to
+    wait for.
+
+    Sandboxed, a helper forked from the worker makes a new PID namespace and forks the
+    submission process into it (PID 1 there), then waits for it and exits with its status;
+    the helper and the submission process die with their parent (``PR_SET_PDEATHSIG``).
+    Plain (``--no-sandbox``), the submission process is the worker's child, in a session of
+    its own."""
+    parent = os.getpid()
+    helper = os.fork()
+    if helper:
+        return helper
+    try:  # the helper: it holds nothing but what the worker held before any request
+        processes.die_with_parent(parent)
+        if not processes.SANDBOXED:
+            os.setsid()
+            serve(memory_mb)
+        if processes.libc().unshare(_CLONE_NEWPID) != 0:
+            os._exit(processes.NO_NAMESPACE)
+        pid = os.fork()
+        if pid == 0:
+            processes.die_with_parent_quietly()
+            try:
+                private_mounts(scratch_mb)
+                drop_capabilities()
+            except OSError:
+                os._exit(processes.NO_NAMESPACE)
+            processes.OWN_NAMESPACE = os.getpid() == 1
+            if not processes.OWN_NAMESPACE:
+                os._exit(processes.NO_NAMESPACE)
+            serve(memory_mb)
+        _, status = os.waitpid(pid, 0)
+        os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
+    except BaseException:  # noqa: BLE001 - never back into the worker's loop
+        os._exit(processes.NO_NAMESPACE)
+
+
+def kill_the_rest(seconds: float = 10.0) -> bool:
+    """In the submission's own PID namespace, where this process is PID 1: kill every other
+    process of the namespace and reap them all. ``kill(-1)`` reaches every process of the
+    namespace, whatever session or group it moved to and whatever state ``/proc`` shows (a
+    zombie thread-group leader's running threads too); every orphan of the namespace is this
+    process's child, so it can be reaped. False when some are still there after ``seconds``."""
+    import signal
+    import time
+
+    if not processes.OWN_NAMESPACE or os.getpid() != 1:  # never outside a namespace of our own
+        return False
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] != 0:
+                pass
+        except ChildProcessError:
+            return True  # no process left but this one
+        time.sleep(0.002)
+    return False
