@@ -105,6 +105,24 @@ def _question_seed(seed: int, question_id: str) -> int:
     return (seed * 1_000_003 + zlib.crc32(question_id.encode())) % 2**32
 
 
+# (question id, id(question), question seed) -> (question, cases, cases as sent): the same
+# for every submission of a run, so made once (the question is kept, so its id is not reused)
+_CASES: dict = {}
+
+
+def _cases_of(q, seed: int) -> tuple[list, list]:
+    """The question's cases from ``seed``, and their transport form (made once per run)."""
+    key = (q.id, id(q), seed)
+    found = _CASES.get(key)
+    if found is None or found[0] is not q:
+        cases = q.make_cases(seed)
+        sent = [[transport.encode(list(c.args)), transport.encode(c.kwargs)] for c in cases]
+        if len(_CASES) > 256:
+            _CASES.clear()
+        found = _CASES[key] = (q, cases, sent)
+    return found[1], found[2]
+
+
 def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                    question_timeout=DEFAULTS["question_timeout"],
                    submission_timeout=DEFAULTS["submission_timeout"],
@@ -181,6 +199,8 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
     finally:
         if own:
             pool.close()
+        else:  # its process ends while the grader writes the row
+            pool.finish_submission()
 
 
 def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
@@ -198,7 +218,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         return
     limit = q.time_limit if question_timeout is None else question_timeout
     try:
-        cases = q.make_cases(_question_seed(seed, q.id))
+        cases, sent = _cases_of(q, _question_seed(seed, q.id))
         fixed = sum(bool(getattr(c, "fixed", False)) for c in cases)
         row.cases[q.id] = {"seed": seed, "fixed": fixed, "drawn": len(cases) - fixed}
         forbidden = q.shortcut_objects()
@@ -207,8 +227,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         request = {"cell": cell, "function": q.function,
                    "time_limit": limit,
                    "forbidden": list(q.forbidden),
-                   "cases": [[transport.encode(list(c.args)), transport.encode(c.kwargs)]
-                             for c in cases]}
+                   "cases": sent}
     except Exception as exc:  # noqa: BLE001 - a broken question must not stop the run
         row.details[q.id] = f"not graded: the question's cases failed ({exc})"
         row.errors.append(f"{q.id}: not graded, internal error in the question: "

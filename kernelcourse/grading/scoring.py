@@ -244,6 +244,8 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
                 record_case.append(index)
                 if broken:
                     why = broken
+                elif ok:
+                    why = ""  # a passed case needs no message
                 elif question.compare_reference:
                     why = _expected_got(expected, actual, reason, atol)
                 else:

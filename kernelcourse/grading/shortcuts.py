@@ -157,12 +157,15 @@ def grader_objects() -> dict[int, tuple[str, object]]:
     out. (The grading worker never holds any of them; this is for the static check.)"""
     from . import questions
 
-    registry = questions.all_questions()
-    key = (id(registry), tuple((q.id, id(q), id(q.reference)) for q in registry.values()))
+    registry = questions.all_questions()  # a fresh dict per call: keyed by what it holds
+    key = tuple((q.id, id(q), id(q.reference)) for q in registry.values())
     if key not in _GRADER_OBJECTS:
         _GRADER_OBJECTS.clear()
-        _GRADER_OBJECTS[key] = _find_grader_objects()
-    return dict(_GRADER_OBJECTS[key])
+        # the questions and references are kept with their ids, so no id of the key can
+        # be reused by another object while it is cached
+        held = [(q, q.reference) for q in registry.values()]
+        _GRADER_OBJECTS[key] = (_find_grader_objects(), held)
+    return dict(_GRADER_OBJECTS[key][0])
 
 
 def _find_grader_objects() -> dict[int, tuple[str, object]]:

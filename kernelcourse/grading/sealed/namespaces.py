@@ -5,8 +5,9 @@ zygote, :mod:`.worker`), which has never read a request, so the process it makes
 any submission's data. Sandboxed, a helper forked from the worker makes a new PID namespace and
 forks the submission process into it: PID 1 there, in a new mount namespace with an empty
 ``/tmp`` and ``/dev/shm`` of its own (:func:`private_mounts`: in memory, capped), having given
-up every capability (:func:`drop_capabilities`) before it reads its first request. From then
-on it is :mod:`.submission`'s. When it exits, the kernel kills every process left in its PID
+up every capability (:func:`drop_capabilities`); then it waits to be released
+(:class:`Prepared`: the worker makes the next submission's process while the current one is
+graded) before it reads its first request. From then on it is :mod:`.submission`'s. When it exits, the kernel kills every process left in its PID
 namespace and frees its mounts; while it runs, :func:`kill_the_rest` clears the namespace after
 each answer.
 """
@@ -60,24 +61,64 @@ def drop_capabilities() -> None:
             raise OSError("capabilities left after capset")
 
 
-def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> int:
-    """Fork the process that grades the next submission, which calls ``serve(memory_mb)``
-    (:func:`kernelcourse.grading.sealed.submission.serve_submission`); return the pid to
-    wait for.
+class Prepared:
+    """A submission process made ahead of its submission: set up (namespaces, mounts,
+    capabilities dropped) and waiting, before it reads a byte of the worker's input, for
+    :meth:`release`. ``pid``: the process the worker waits for."""
+
+    def __init__(self, pid: int, go: int):
+        self.pid, self._go = pid, go
+
+    def release(self) -> None:
+        """Let it read its submission's requests (a prepared process that died meanwhile is
+        seen when the worker waits for it)."""
+        if self._go < 0:
+            return
+        try:
+            os.write(self._go, b"g")
+        except OSError:
+            pass
+        os.close(self._go)
+        self._go = -1
+
+
+def _wait_for_release(go: int) -> None:
+    """In the prepared submission process: block until the worker releases it; exit as the
+    end of the input when the worker ended first."""
+    try:
+        released = os.read(go, 1) == b"g"
+    except OSError:
+        released = False
+    os.close(go)
+    if not released:
+        os._exit(processes.INPUT_CLOSED)
+
+
+def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> Prepared:
+    """Fork the process that will grade the next submission, which, once
+    :meth:`Prepared.release`\ d, calls ``serve(memory_mb)``
+    (:func:`kernelcourse.grading.sealed.submission.serve_submission`).
 
     Sandboxed, a helper forked from the worker makes a new PID namespace and forks the
     submission process into it (PID 1 there), then waits for it and exits with its status;
     the helper and the submission process die with their parent (``PR_SET_PDEATHSIG``).
-    Plain (``--no-sandbox``), the submission process is the worker's child, in a session of
-    its own."""
+    The submission process makes its mounts and drops its capabilities before it waits to
+    be released, so the worker can prepare it while the submission before it is graded: it
+    has never held a request either way (the worker never reads one). Plain
+    (``--no-sandbox``), the submission process is the worker's child, in a session of its
+    own."""
     parent = os.getpid()
+    go_read, go_write = os.pipe()
     helper = os.fork()
     if helper:
-        return helper
+        os.close(go_read)
+        return Prepared(helper, go_write)
     try:  # the helper: it holds nothing but what the worker held before any request
+        os.close(go_write)
         processes.die_with_parent(parent)
         if not processes.SANDBOXED:
             os.setsid()
+            _wait_for_release(go_read)
             serve(memory_mb)
         if processes.libc().unshare(_CLONE_NEWPID) != 0:
             os._exit(processes.NO_NAMESPACE)
@@ -92,7 +133,9 @@ def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> int:
             processes.OWN_NAMESPACE = os.getpid() == 1
             if not processes.OWN_NAMESPACE:
                 os._exit(processes.NO_NAMESPACE)
+            _wait_for_release(go_read)
             serve(memory_mb)
+        os.close(go_read)
         _, status = os.waitpid(pid, 0)
         os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
     except BaseException:  # noqa: BLE001 - never back into the worker's loop

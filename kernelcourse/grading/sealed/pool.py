@@ -7,8 +7,9 @@ where a cgroup can be had, a CPU share equal to every other worker's); it is han
 the worker of one job (``--jobs``): started when first needed; each submission is graded by a
 process of its own that the worker forks before it reads a byte of that submission, in a PID
 and mount namespace of its own, and that ends with the submission (:meth:`Worker.end_submission`:
-the kernel kills every process it left, its ``/tmp`` and ``/dev/shm`` vanish): nothing of one
-submission reaches the next. A worker that fails is replaced. A worker that exits, crashes or runs out of memory raises
+the kernel kills every process it left, its ``/tmp`` and ``/dev/shm`` vanish; the pool sends the
+end as soon as the last answer is in, :meth:`WorkerPool.finish_submission`, and waits for it
+before the next submission's first request): nothing of one submission reaches the next. A worker that fails is replaced. A worker that exits, crashes or runs out of memory raises
 :class:`WorkerDied` with the reason; one that does not reply in time raises
 :class:`WorkerTimeout`.
 """
@@ -224,13 +225,21 @@ class Worker:
 
     def end_submission(self, timeout: float = 30.0) -> None:
         """The submission's process ends (the kernel kills every process it left, its
-        scratch vanishes) and the worker forks the next one: :class:`WorkerDied` or
+        scratch vanishes) and the worker releases the next one: :class:`WorkerDied` or
         :class:`WorkerTimeout` if that does not happen."""
+        self.send_end()
+        self.wait_ended(timeout)
+
+    def send_end(self) -> None:
+        """Tell the worker the submission is over (:meth:`wait_ended` waits for its end)."""
         try:
             self.proc.stdin.write(b'{"end":true}\n')
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._exit_text()) from None
+
+    def wait_ended(self, timeout: float = 30.0) -> None:
+        """Wait until the ended submission's process and all it left are gone."""
         deadline = time.monotonic() + timeout
         while True:
             line = self._read_line(deadline)
@@ -278,6 +287,7 @@ class WorkerPool:
         self.sandbox = sandbox
         self.worker: Worker | None = None
         self._used = False
+        self._ending = False  # the end of the last submission sent, not yet seen
 
     def start(self) -> None:
         if self.worker is None:
@@ -286,15 +296,28 @@ class WorkerPool:
             except (WorkerTimeout, WorkerDied):
                 self.worker = None  # the first request tries again and reports
 
+    def finish_submission(self) -> None:
+        """The submission is graded: its process is told to end now, while the grader writes
+        its row; :meth:`next_submission` waits for that end before the next one starts."""
+        if self.worker is not None and self._used and not self._ending:
+            try:
+                self.worker.send_end()
+                self._ending = True
+            except (WorkerTimeout, WorkerDied):
+                self.close()
+
     def next_submission(self) -> None:
         """A process that has never held another submission's data for the next one: the
         last one ended, or the worker replaced when that fails."""
         if self.worker is not None and self._used:
             try:
-                self.worker.end_submission()
+                if self._ending:
+                    self.worker.wait_ended()
+                else:
+                    self.worker.end_submission()
             except (WorkerTimeout, WorkerDied):
                 self.close()
-        self._used = False
+        self._used = self._ending = False
         self.start()
 
     @property
@@ -305,6 +328,8 @@ class WorkerPool:
         return self.worker is not None and not self.worker.limit.cpu_share
 
     def run(self, request: dict, timeout: float) -> dict:
+        if self._ending:  # never a request before the last submission's end is seen
+            raise WorkerDied("a request after the end of the submission, before the next one")
         if self.worker is None:
             self.worker = Worker(self.memory_mb, self.sandbox)
         if self.cpu_time:
@@ -320,3 +345,4 @@ class WorkerPool:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+        self._ending = False

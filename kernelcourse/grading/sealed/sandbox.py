@@ -310,6 +310,7 @@ class TreeMemoryLimit:
         self.cpu_share = False  # whether a cgroup gives this tree a CPU share of its own
         self._watcher: subprocess.Popen | None = None
         self._tripped = 0
+        self._oom_files: list[Path] | None = None
         if self.bytes > 0:
             self._make_cgroup()
 
@@ -394,15 +395,18 @@ class TreeMemoryLimit:
         """How many processes of the tree the cap has killed so far (the watchdog counts
         each time it fired)."""
         count = self.tripped
-        for path in self.dirs:
-            for name, key in (("memory.events", "oom_kill"), ("memory.oom_control", "oom_kill")):
-                try:
-                    for line in (path / name).read_text().splitlines():
-                        k, _, v = line.partition(" ")
-                        if k == key:
-                            count += int(v)
-                except (OSError, ValueError):
-                    continue
+        if self._oom_files is None:  # the cgroups' files that count them (read per answer)
+            self._oom_files = [path / name for path in self.dirs
+                               for name in ("memory.events", "memory.oom_control")
+                               if (path / name).exists()]
+        for file in self._oom_files:
+            try:
+                for line in file.read_text().splitlines():
+                    k, _, v = line.partition(" ")
+                    if k == "oom_kill":
+                        count += int(v)
+            except (OSError, ValueError):
+                continue
         return count
 
     # -- the watchdog

@@ -30,8 +30,9 @@ input. For each submission it forks a submission process that has never held any
 submission's data (:func:`kernelcourse.grading.sealed.namespaces.fork_submission_process`).
 When the submission ends, the submission process exits, and the kernel kills every process left
 in its namespace (whatever its state: a zombie thread-group leader's running threads too) and
-frees its ``/tmp`` and ``/dev/shm``; the worker reaps it, writes ``{"done": n}`` and forks the
-next one. A submission process that dies any other way ends the worker (there may be requests
+frees its ``/tmp`` and ``/dev/shm``; the worker reaps it, releases the next one (made while
+this one was graded, :class:`~kernelcourse.grading.sealed.namespaces.Prepared`) and writes
+``{"done": n}``. A submission process that dies any other way ends the worker (there may be requests
 of that submission left unread in the pipe: the grader starts a new worker).
 
 The worker and the submission process ignore SIGINT and, as PID 1 of their namespaces, every
@@ -111,8 +112,13 @@ def main(argv: list[str]) -> None:
     _warm_up()
     processes.write_line(json.dumps({"ready": os.getpid()}))
     done = 0
+    current = fork_submission_process(serve_submission, memory_mb, scratch_mb)
+    current.release()
     while True:  # the zygote: never reads a request; one submission process after another
-        pid = fork_submission_process(serve_submission, memory_mb, scratch_mb)
+        # the next submission's process, made while this one is graded (it has never held a
+        # request: it comes from this process, which never reads one)
+        upcoming = fork_submission_process(serve_submission, memory_mb, scratch_mb)
+        pid = current.pid
         _, status = os.waitpid(pid, 0)
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == processes.INPUT_CLOSED:
             sys.exit(0)
@@ -126,6 +132,8 @@ def main(argv: list[str]) -> None:
             except OSError:
                 pass
             _empty(os.getcwd())
+        upcoming.release()  # only now: the last one's namespace is empty, its scratch gone
+        current = upcoming
         done += 1
         processes.write_line(json.dumps({"done": done}))
 
