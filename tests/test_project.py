@@ -110,11 +110,6 @@ def test_each_lecture_notebook_has_two_graded_checkpoints_and_a_widget(lecture):
 
 # Issue 35: no module over about 600 lines; each is split along the concepts of its lecture.
 MODULE_LINES = 600
-# Modules still over the limit while their split is under way elsewhere: path -> why. An entry
-# that has come under the limit is harmless; remove it when its split lands.
-OVER_THE_LIMIT = {
-    "kernelcourse/grading/sealed/worker.py": "being split by another change of issue 35",
-}
 
 
 def test_no_module_is_over_600_lines():
@@ -122,5 +117,5 @@ def test_no_module_is_over_600_lines():
              for folder in ("kernelcourse", "tools", "benchmarks")
              for p in (ROOT / folder).rglob("*.py")}
     assert len(sizes) > 50 and "kernelcourse/mean_embeddings/mmd.py" in sizes
-    over = {path: n for path, n in sizes.items() if n > MODULE_LINES and path not in OVER_THE_LIMIT}
+    over = {path: n for path, n in sizes.items() if n > MODULE_LINES}
     assert over == {}, f"modules over {MODULE_LINES} lines (split them along the lecture's concepts): {over}"
