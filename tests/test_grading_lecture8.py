@@ -185,3 +185,30 @@ def test_every_named_mistake_fails_in_every_seed_with_the_same_points(qid):
                 f"{qid}, seed {seed}: '{d.name}' diagnosed as {result.diagnosis and result.diagnosis.name}"
             points.add(round(result.points, 9))
         assert len(points) == 1 and points.pop() < q.points
+
+
+def test_honest_answers_by_other_routes_earn_full_marks():
+    """Other right methods than the reference's pass every case in every seed: an adaptive
+    quadrature for the probability, slogdet (LU) for the log-determinant, an LU solve and an
+    eigendecomposition for the weights."""
+    from scipy import integrate, stats
+    from scipy.special import expit
+
+    def predictive_probability(mean, var):
+        return np.array([expit(m) if v == 0 else integrate.quad(
+            lambda z: expit(z) * stats.norm.pdf(z, m, math.sqrt(v)), -np.inf, np.inf,
+            epsabs=1e-13, epsrel=1e-12)[0] for m, v in zip(mean, var)])
+
+    def log_det(K, noise):
+        return np.linalg.slogdet(K + noise * np.eye(len(K)))[1]
+
+    def gp_weights_lu(K, y, noise):
+        return np.linalg.solve(K + noise * np.eye(len(K)), y)
+
+    def gp_weights_eigh(K, y, noise):
+        w, V = np.linalg.eigh(K + noise * np.eye(len(K)))
+        return V @ ((V.T @ y) / w)
+
+    for qid, answer in (("ex8.q7", predictive_probability), ("ex8.q6", log_det),
+                        ("ex8.q3", gp_weights_lu), ("ex8.q3", gp_weights_eigh)):
+        assert _grade(qid, answer) == (QUESTIONS[qid].points, None), qid
