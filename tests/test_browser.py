@@ -38,7 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 
-pytestmark = pytest.mark.browser
+# slow too: each test drives JupyterLab for 15 to 70 s on a quiet machine, so the quick loop
+# (`-m "not slow"`) leaves them to the full run
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def _unavailable(request, reason: str):

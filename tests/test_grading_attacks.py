@@ -699,6 +699,9 @@ def grade(folder: Path, out: Path, home: Path, *extra, timeout=600, env=None):
                           capture_output=True, text=True, timeout=timeout, cwd=out, env=env)
 
 
+# the tests on the real command's three runs here (`run`, `small_runs`, `watchdog_run`: 43 to
+# 53 s, 53 s and 18 s on a quiet machine) are marked slow: the full run has them, the quick
+# loop (`-m "not slow"`) keeps this file's unit tests
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     base = tmp_path_factory.mktemp("attacks")
@@ -746,6 +749,7 @@ def run(tmp_path_factory):
             "seconds": seconds}
 
 
+@pytest.mark.slow
 def test_the_run_finishes(run):
     assert run["result"].returncode == 0, run["result"].stderr[-3000:]
     assert len(run["table"]) >= 40
@@ -754,6 +758,7 @@ def test_the_run_finishes(run):
 @pytest.mark.parametrize("name", sorted(attacks({k: "/x" for k in
                                                   ("home", "out", "tmp_mark", "port", "other",
                                                    "sub")})))
+@pytest.mark.slow
 def test_each_attack_scores_exactly_its_honest_answers(run, name):
     _, total, details = run["table"][name]
     row = run["rows"][f"{name}.ipynb"]
@@ -764,6 +769,7 @@ def test_each_attack_scores_exactly_its_honest_answers(run, name):
         assert text in row["details"][q], (q, row["details"][q])
 
 
+@pytest.mark.slow
 def test_nothing_outside_the_sandbox_changed(run):
     before, after = run["before"], run["after"]
     for key in ("submissions", "home", "tracked", "package", "site-packages", "real home"):
@@ -773,6 +779,7 @@ def test_nothing_outside_the_sandbox_changed(run):
     assert not os.path.exists(run["paths"]["tmp_mark"])
 
 
+@pytest.mark.slow
 def test_the_gradebook_is_not_rewritten_after_the_command_returned(run):
     out = run["paths"]["out"]
     for name, data in run["written"].items():
@@ -780,10 +787,12 @@ def test_the_gradebook_is_not_rewritten_after_the_command_returned(run):
     assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "gradebook.json"]
 
 
+@pytest.mark.slow
 def test_no_connection_reached_the_host(run):
     assert run["listener"].connections == []
 
 
+@pytest.mark.slow
 def test_no_secret_of_another_submission_shows(run):
     text = run["written"]["gradebook.json"].decode() + run["written"]["gradebook.csv"].decode()
     text += run["result"].stdout + run["result"].stderr
@@ -791,6 +800,7 @@ def test_no_secret_of_another_submission_shows(run):
     assert run["rows"]["secret_holder.ipynb"]["total"] == FULL
 
 
+@pytest.mark.slow
 def test_files_that_are_not_notebooks_are_refused(run):
     rows = run["rows"]
     assert rows["symlink_to_solution.ipynb"]["errors"] == [
@@ -806,6 +816,7 @@ def test_files_that_are_not_notebooks_are_refused(run):
         assert rows[f"{name}.ipynb"]["total"] == 0 and rows[f"{name}.ipynb"]["possible"] == 0
 
 
+@pytest.mark.slow
 def test_the_reference_shortcut_is_named(run):
     for name in run["table"]:
         if name.startswith("ref_"):
@@ -814,6 +825,7 @@ def test_the_reference_shortcut_is_named(run):
             assert "0/" in detail[q], (name, detail[q])
 
 
+@pytest.mark.slow
 def test_escapes_keep_console_and_csv_one_row_per_file(run):
     csv_text = run["written"]["gradebook.csv"].decode()
     table = list(csv.reader(csv_text.splitlines()))
@@ -828,6 +840,7 @@ def test_escapes_keep_console_and_csv_one_row_per_file(run):
     assert not any(line.startswith(("fake.ipynb", "forged.ipynb")) for line in lines)
 
 
+@pytest.mark.slow
 def test_lookalike_file_names_show_apart(run):
     """Zero-width and right-to-left marks in file names are escaped in the console, the CSV
     and the JSON: three rows, three different names, each scoring its own full marks."""
@@ -846,6 +859,7 @@ def test_lookalike_file_names_show_apart(run):
     assert [r["total"] for r in victims] == [FULL, FULL, FULL]
 
 
+@pytest.mark.slow
 def test_memory_bomb_is_reported(run):
     row = run["rows"]["fork_bomb_memory.ipynb"]
     assert "memory" in row["details"]["ex1.q6"], row["details"]["ex1.q6"]
@@ -904,6 +918,7 @@ def _rows(out: Path) -> dict:
     return {Path(s["file"]).name: s for s in book["submissions"]}
 
 
+@pytest.mark.slow
 def test_nothing_of_one_submission_reaches_the_next(small_runs):
     for jobs in ("1", "2"):
         rows = _rows(small_runs[jobs])
@@ -912,6 +927,7 @@ def test_nothing_of_one_submission_reaches_the_next(small_runs):
     assert not glob.glob(LEAK + "*")
 
 
+@pytest.mark.slow
 def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs):
     fresh = json.loads((small_runs["1"] / "gradebook.json").read_text())
     public = json.loads((small_runs["public"] / "gradebook.json").read_text())
@@ -921,6 +937,7 @@ def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs):
     assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == FULL - 2
 
 
+@pytest.mark.slow
 def test_answering_five_sets_earns_one_set(small_runs):
     book = json.loads((small_runs["2"] / "gradebook.json").read_text())
     assert book["assignment"] == ["ex1"]
@@ -930,6 +947,7 @@ def test_answering_five_sets_earns_one_set(small_runs):
     assert any(e.startswith("answer cells outside the assignment") for e in five["errors"])
 
 
+@pytest.mark.slow
 def test_parallel_and_serial_gradebooks_agree(small_runs):
     def without_seconds(out):
         book = json.loads((out / "gradebook.json").read_text())
@@ -1011,7 +1029,12 @@ def test_answer_cells_are_found_as_ipython_sees_them():
 
 def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
     from kernelcourse.grading.sealed import transport
-    text = transport.dumps({k * (2 ** 61 - 1) for k in range(40000)})
+    # the reply as the worker would send it, written here in linear time: building the set
+    # in this process first would itself cost time quadratic in its 40,000 colliding values
+    colliding = [k * (2 ** 61 - 1) for k in range(40000)]
+    assert len({hash(v) for v in colliding}) == 1
+    text = '{"$set":' + transport.dumps(colliding) + "}"
+    assert transport.dumps({2 ** 61 - 1}) == '{"$set":[2305843009213693951]}'  # the format
     with pytest.raises(transport.UnsupportedValue, match="collide") as refused:
         transport.loads(text)
     # refused while counting the hash values (a set of ints: linear), before any set of the
@@ -1070,6 +1093,7 @@ def watchdog_run(tmp_path_factory):
     return {"rows": _rows(out), "table": table, "names": names}
 
 
+@pytest.mark.slow
 def test_the_memory_cap_means_the_same_under_the_watchdog(watchdog_run):
     rows, table = watchdog_run["rows"], watchdog_run["table"]
     assert rows["correct.ipynb"]["total"] == FULL

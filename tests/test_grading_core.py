@@ -356,6 +356,7 @@ def test_numpy_and_helpers_the_question_allows_are_no_false_alarm():
     assert result.status == "passed", result.line()
 
 
+@pytest.mark.slow
 def test_check_puts_every_tripwired_function_back():
     from kernelcourse.grading.shortcuts import _functions_of
 

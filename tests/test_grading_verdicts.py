@@ -26,16 +26,26 @@ QUESTIONS = all_questions()
 SEEDS = range(20)
 
 
+#: questions whose mistakes under 20 seeds take more than 5 s on a quiet machine (full runs:
+#: l8.cp2 15 to 17 s, ex3.q9 10 s, ex7.q1 5 s): slow, left to the full run
+SLOW = {"l8.cp2", "ex3.q9", "ex7.q1"}
+
+
 def _marks(qid):
     if QUESTIONS[qid].set_name in PENDING_FIXED:
         return [pytest.mark.xfail(reason=f"{qid}: fixed cases not written yet", strict=False)]
     return []
 
 
+def _mistake_marks(qid):
+    return _marks(qid) + ([pytest.mark.slow] if qid in SLOW else [])
+
+
 QIDS = [pytest.param(qid, id=qid, marks=_marks(qid)) for qid in QUESTIONS]
+MISTAKE_QIDS = [pytest.param(qid, id=qid, marks=_mistake_marks(qid)) for qid in QUESTIONS]
 
 
-@pytest.mark.parametrize("qid", QIDS)
+@pytest.mark.parametrize("qid", MISTAKE_QIDS)
 def test_every_mistake_fails_with_the_same_points_in_every_seed(qid):
     q = QUESTIONS[qid]
     problems = []

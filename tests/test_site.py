@@ -136,6 +136,7 @@ def _network_cut_command() -> list[str]:
     return []
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_every_page_offline_in_chromium(site, tmp_path):
     from browser_support import INSTALL_HINT, find_chromium, running_under_ci
