@@ -358,12 +358,28 @@ def _fixed_directions():
     ]
 
 
+def _apart(U):
+    """Rows that point different ways differ by a clear angle (cosine below 1 - 1e-2), and no
+    row is short (norm at least 0.5). A random pair closer than that asks the right kernel for
+    a value within 1e-4 of 1 (a 2-D draw of five points held such a pair in about one seed in
+    twenty); a short row, scaled by a small c and rounded to 6 decimals, moves its cosines
+    enough to make the right Gram matrix fail the PSD check."""
+    n = np.linalg.norm(U, axis=1)
+    if np.any(n < 0.5):
+        return False
+    C = (U @ U.T) / np.outer(n, n)
+    return bool(np.all((C > 1 - 1e-9) | (C < 1 - 1e-2)))
+
+
 def _cases_directions(rng):
     cases = []
     for n, d in [(5, 2), (6, 3)]:
-        U = np.round(rng.normal(size=(n, d)), 3)
-        U[1] = -np.round(rng.uniform(0.3, 3.0), 2) * U[0]          # an opposite direction
-        U[2] = np.round(rng.uniform(1.5, 3.0), 2) * U[0]            # the same direction, longer
+        while True:  # redrawn until the directions that differ differ clearly (see _apart)
+            U = np.round(rng.normal(size=(n, d)), 3)
+            U[1] = -np.round(rng.uniform(0.3, 3.0), 2) * U[0]      # an opposite direction
+            U[2] = np.round(rng.uniform(1.5, 3.0), 2) * U[0]        # the same direction, longer
+            if _apart(U):
+                break
         c = np.round(rng.uniform(0.2, 5.0, size=n), 2)
         c[0], c[1:][np.abs(c[1:] - 1) < 0.1] = 1.0, 1.5             # Z[0] = X[0], no other c of 1
         cases.append(_direction_case(U, c, f"{n} points in {d}-D with x, -a x, b x among them; "
