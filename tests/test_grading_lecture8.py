@@ -1,6 +1,6 @@
 """Lecture 8's questions: the classic mistakes, written as students write them, earn the same
-points in every seed and are named; every named mistake fails in every seed; the reference earns
-full marks; the fixed cases are where the issue says they must be (a determinant that overflows
+points in every seed and are named (every question's own named mistakes, in every seed, are
+tests/test_grading_verdicts.py's); the reference earns full marks; the fixed cases are where the issue says they must be (a determinant that overflows
 with a finite log-determinant, a condition number at which an inverse visibly loses to a solve)."""
 import math
 
@@ -171,20 +171,6 @@ def test_more_wrong_answers_as_students_write_them():
         L = np.linalg.cholesky(K + noise * np.eye(len(K)))
         return np.log(np.diag(L)).sum()
     assert _grade("ex8.q6", log_det) == (0.0, "half the log-determinant")
-
-
-@pytest.mark.parametrize("qid", sorted(QUESTIONS))
-def test_every_named_mistake_fails_in_every_seed_with_the_same_points(qid):
-    q = QUESTIONS[qid]
-    for d in q.diagnoses:
-        points = set()
-        for seed in SEEDS:
-            result = evaluate(q, d.mistake, seed, detect_shortcuts=False)
-            assert result.status == "failed", f"{qid}: '{d.name}' passes in seed {seed}"
-            assert result.diagnosis is not None and result.diagnosis.name == d.name, \
-                f"{qid}, seed {seed}: '{d.name}' diagnosed as {result.diagnosis and result.diagnosis.name}"
-            points.add(round(result.points, 9))
-        assert len(points) == 1 and points.pop() < q.points
 
 
 def test_honest_answers_by_other_routes_earn_full_marks():
