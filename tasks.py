@@ -234,10 +234,12 @@ def lab_landing(page: str = START_PAGE) -> list[str]:
 def cmd_test(args: list[str]) -> None:
     """pytest with one worker per core (pytest-xdist), each test file whole on one worker
     (``--dist loadfile``: a notebook's cells run in order in one kernel, and a file's shared
-    fixtures are built once); ``-n 0`` among the arguments runs everything in this process."""
+    fixtures are built once), handed out in the order of ``tests/conftest.py``'s
+    ``LONGEST_FIRST`` (``--no-loadscope-reorder``); ``-n 0`` among the arguments runs
+    everything in this process."""
     setup()
     side_by_side = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) \
-        else ["-n", "auto", "--dist", "loadfile"]
+        else ["-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder"]
     run([PYTHON, "-m", "pytest", *side_by_side, *args])
 
 

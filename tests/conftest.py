@@ -42,3 +42,35 @@ def shown_pngs(monkeypatch):
 
     monkeypatch.setattr(IPython.display, "display", display)
     return pngs
+
+
+#: Test files in the order pytest-xdist should hand them out, the longest first (worker seconds
+#: in a quiet full run), so that no long file is started last while the other worker idles; the
+#: others follow in collection order. Only the schedule depends on this list (``tasks.py test``
+#: passes ``--no-loadscope-reorder``, else xdist orders files by their number of tests);
+#: ``tests/test_project.py`` checks that every entry names a file that exists.
+LONGEST_FIRST = [
+    "tests/test_browser.py",
+    "tests/test_grading_verdicts.py",
+    "tests/test_grading_isolation.py",
+    "tests/test_grading_attacks.py",
+    "tests/test_site.py",
+    "tests/test_widgets_lecture2.py",
+    "tests/test_grading_lms.py",
+    "tests/test_fresh_clone.py",
+    "tests/test_grading_pipeline.py",
+    "tests/test_grading_verdicts_sets456.py",
+    "tests/test_widgets_state.py",
+    "tests/test_sklearn_contract.py",
+    "tests/test_grading_lecture8.py",
+    "tests/test_grading_handback.py",
+    "notebooks/06_kernel_methods_at_scale.ipynb",
+    "tests/test_grading_questions.py",
+    "tests/test_exercise_quality.py",
+    "tests/test_grading_command.py",
+]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))

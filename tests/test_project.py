@@ -119,3 +119,12 @@ def test_no_module_is_over_600_lines():
     assert len(sizes) > 50 and "kernelcourse/mean_embeddings/mmd.py" in sizes
     over = {path: n for path, n in sizes.items() if n > MODULE_LINES}
     assert over == {}, f"modules over {MODULE_LINES} lines (split them along the lecture's concepts): {over}"
+
+
+def test_the_longest_first_schedule_names_files_that_exist_once_each():
+    """A renamed file would silently fall back to the end of the schedule."""
+    from conftest import LONGEST_FIRST
+
+    assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
+    missing = [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]
+    assert missing == [], f"tests/conftest.py LONGEST_FIRST names files that do not exist: {missing}"
