@@ -240,7 +240,11 @@ def cmd_test(args: list[str]) -> None:
     setup()
     side_by_side = [] if any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args) \
         else ["-n", "auto", "--dist", "loadfile", "--no-loadscope-reorder"]
-    run([PYTHON, "-m", "pytest", *side_by_side, *args])
+    # with PYTHONDONTWRITEBYTECODE set (some machines set it), every worker would rewrite and
+    # compile every test module again (about 7 s of CPU each); the caches go to __pycache__/,
+    # which git ignores
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run([PYTHON, "-m", "pytest", *side_by_side, *args], env=env)
 
 
 def cmd_notebooks(args: list[str]) -> None:
