@@ -71,6 +71,16 @@ LONGEST_FIRST = [
 ]
 
 
+#: folders whose notebooks nbval re-runs only in the full run (a notebook's cells cannot carry a
+#: marker): the exercise sets, about 4.5 s each, nearly all of it the kernel's start; the quick
+#: loop grades them through the command instead (tests/test_grading_pipeline.py)
+SLOW_NOTEBOOKS = ("exercises/",)
+
+
+@pytest.hookimpl(tryfirst=True)        # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid.startswith(SLOW_NOTEBOOKS) and item.nodeid.split("::", 1)[0].endswith(".ipynb"):
+            item.add_marker(pytest.mark.slow)
     rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
