@@ -14,6 +14,7 @@ import sys
 import textwrap
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import numpy as np
@@ -235,9 +236,9 @@ def attacks(paths: dict) -> dict:
             os._exit(0)
         """ % late), q2=f"""
         import os, time
+        time.sleep(1.2)  # once, in the cell: past the late writer's 0.8 s
 
         def all_subsets_dim(d):
-            time.sleep(1.2)
             return -1 if os.path.exists({late!r}) else 2 ** d
         """), FULL, {"ex1.q2": full})
     a["fork_keeps_running"] = (notebook(q3=prefixed("ex1.q3", """
@@ -699,8 +700,12 @@ def grade(folder: Path, out: Path, home: Path, *extra, timeout=600, env=None):
                           capture_output=True, text=True, timeout=timeout, cwd=out, env=env)
 
 
-# the tests on the real command's three runs here (`run`, `small_runs`, `watchdog_run`: 43 to
-# 53 s, 53 s and 18 s on a quiet machine) are marked slow: the full run has them, the quick
+#: attacks whose forked process writes outside its answer this many seconds after the fork
+DELAYED_WRITERS = {"detached_gradebook_rewriter": 3.0, "late_writer": 0.8}
+
+
+# the tests on the real command's four runs here (`run`, the two of `small_runs`,
+# `watchdog_run`: each tens of seconds) are marked slow: the full run has them, the quick
 # loop (`-m "not slow"`) keeps this file's unit tests
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
@@ -739,11 +744,16 @@ def run(tmp_path_factory):
                    "--memory-mb", "512", "--max-notebook-mb", "2", "--no-progress")
     seconds = time.monotonic() - start
     written = {n: (paths["out"] / n).read_bytes() for n in ("gradebook.csv", "gradebook.json")}
-    time.sleep(4)  # past the detached rewriter's sleep
-    after = _state(paths)
-    listener.close()
     book = json.loads(written["gradebook.json"])
     rows = {Path(s["file"]).name: s for s in book["submissions"]}
+    # past the moment the delayed writers would write, had they outlived their submission:
+    # each forked before its row was stamped (to the second), and writes `delay` s later
+    for name, delay in DELAYED_WRITERS.items():
+        stamped = datetime.fromisoformat(rows[f"{name}.ipynb"]["graded_at"].replace("Z", "+00:00"))
+        left = (stamped + timedelta(seconds=delay + 2) - datetime.now(timezone.utc)).total_seconds()
+        time.sleep(max(0.0, left))
+    after = _state(paths)
+    listener.close()
     return {"result": result, "book": book, "rows": rows, "table": table, "paths": paths,
             "before": before, "after": after, "written": written, "listener": listener,
             "seconds": seconds}
@@ -890,24 +900,27 @@ def small_runs(tmp_path_factory):
             open({LEAK + "-late"!r}, "w").write("late")
             os._exit(0)
         """))))
-    (sub / "b_reader.ipynb").write_text(json.dumps(notebook(q2=q2_only_if_it_fails(
-        f"import time\ntime.sleep(2)\nassert glob.glob({LEAK + '*'!r})"))))
+    # it waits once, in its cell, past the leaver's 1.5 s (not in each of its 8 calls), then
+    # every call looks for what the leaver left
+    (sub / "b_reader.ipynb").write_text(json.dumps(notebook(q2=f"""
+        import glob, time
+        time.sleep(2)
+
+        def all_subsets_dim(d):
+            return -1 if glob.glob({LEAK + '*'!r}) else 2 ** d
+        """)))
     (sub / "seed_table.ipynb").write_text(json.dumps(notebook(q5=seed_table_answer(2026))))
     outs = {}
-    for jobs, seed in (("1", None), ("2", "replay"), ("public", "2026")):
+    # (the same table under the public seed 2026 is graded in `watchdog_run`, which runs with it)
+    for jobs, seed in (("1", None), ("2", "replay")):
         out = base / f"out{jobs}"
         out.mkdir()
-        extra = ["--jobs", "1" if jobs == "public" else jobs, "--no-progress"]
+        extra = ["--jobs", jobs, "--no-progress"]
         if seed == "replay":
             seed = str(json.loads((outs["1"] / "gradebook.json").read_text())["seed"])
         if seed:
             extra += ["--seed", seed]
-        folder = sub
-        if jobs == "public":
-            folder = base / "public"
-            folder.mkdir()
-            (folder / "seed_table.ipynb").write_bytes((sub / "seed_table.ipynb").read_bytes())
-        result = grade(folder, out, home, *extra)
+        result = grade(sub, out, home, *extra)
         assert result.returncode == 0, result.stderr[-2000:]
         outs[jobs] = out
     return outs
@@ -928,12 +941,12 @@ def test_nothing_of_one_submission_reaches_the_next(small_runs):
 
 
 @pytest.mark.slow
-def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs):
+def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs, watchdog_run):
     fresh = json.loads((small_runs["1"] / "gradebook.json").read_text())
-    public = json.loads((small_runs["public"] / "gradebook.json").read_text())
+    public = json.loads((watchdog_run["out"] / "gradebook.json").read_text())
     assert fresh["seed"] != 2026 and public["seed"] == 2026
     # a table of the reference's outputs for a known seed scores only under that seed
-    assert _rows(small_runs["public"])["seed_table.ipynb"]["total"] == FULL
+    assert watchdog_run["rows"]["seed_table.ipynb"]["total"] == FULL
     assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == FULL - 2
 
 
@@ -1076,7 +1089,9 @@ def test_a_cpu_time_limit_stops_work_but_not_waiting():
 @pytest.fixture(scope="module")
 def watchdog_run(tmp_path_factory):
     """The memory attacks again, with the cap a grader without root or a delegated cgroup
-    gets: the watchdog (forced here; ``limit.kind`` says which cap the main run used)."""
+    gets: the watchdog (forced here; ``limit.kind`` says which cap the main run used). Run
+    with the once public seed 2026 (the attacks here score the same under any seed), beside
+    a table of the reference's outputs for that seed, which scores only under it."""
     base = tmp_path_factory.mktemp("watchdog")
     sub, out, home = base / "sub", base / "out", base / "home"
     for p in (sub, out, home):
@@ -1087,10 +1102,12 @@ def watchdog_run(tmp_path_factory):
     for name in names:
         (sub / f"{name}.ipynb").write_text(json.dumps(table[name][0]))
     (sub / "correct.ipynb").write_text(json.dumps(notebook()))
+    (sub / "seed_table.ipynb").write_text(json.dumps(notebook(q5=seed_table_answer(2026))))
     result = grade(sub, out, home, "--questions", "ex1", "--jobs", "1", "--memory-mb", "512",
-                   "--no-progress", env={"KERNELCOURSE_MEMORY_CAP": "watchdog"})
+                   "--seed", "2026", "--no-progress",
+                   env={"KERNELCOURSE_MEMORY_CAP": "watchdog"})
     assert result.returncode == 0, result.stderr[-2000:]
-    return {"rows": _rows(out), "table": table, "names": names}
+    return {"rows": _rows(out), "table": table, "names": names, "out": out}
 
 
 @pytest.mark.slow

@@ -86,10 +86,12 @@ def test_every_question_hash_is_the_same_in_another_interpreter():
     code = ("import json; from kernelcourse.grading.handback.history import question_hash; "
             "from kernelcourse.grading.questions import all_questions, get_question; "
             "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
-    runs = [json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
-                                      text=True, check=True).stdout) for _ in range(2)]
-    assert runs[0] == runs[1] and len(runs[0]) == len(REG)
-    assert runs[0] == {q: question_hash(x) for q, x in REG.items()}
+    # one other interpreter, compared with this one (two others compared with each other and
+    # with this one asked the same: three processes, three address layouts)
+    other = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True,
+                                      text=True, check=True).stdout)
+    assert len(other) == len(REG)
+    assert other == {q: question_hash(x) for q, x in REG.items()}
 
 
 def test_a_change_to_code_without_a_source_file_changes_the_hash():

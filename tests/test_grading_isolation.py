@@ -548,9 +548,17 @@ for _ in range(100):
                 pass
     except OSError:          # the process limit: as many as it may have
         break
-time.sleep(20)
+time.sleep({seconds})
 raise RuntimeError("this answer only starts spinners")
 """
+#: (--question-timeout, how long the spinners' cell sleeps): the spinners live as long as their
+#: cell. Under the cap this machine gives, limits are wall-clock time, so the cell is stopped at
+#: its limit: the default 10 s, as a student gets (a loaded machine's honest answers keep their
+#: margin). Under the watchdog, limits count CPU time, which a sleep does not use, so the cell
+#: sleeps its whole time: 2.5 times the limit (was 20 s against the default 10 s: twice), long
+#: enough that a limit counting the time an honest answer waited for a CPU would stop it, and
+#: a 4 s CPU-time limit is still 4 s of CPU however loaded the machine is.
+SPIN = {"watchdog": (4, 10), "this machine's": (None, 20)}
 
 
 FORKING_Q2 = """
@@ -605,8 +613,9 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap,
         folder, out, home = base / "sub", base / "out", base / "home"
         for p in (folder, out, home):
             p.mkdir()
+        limit, seconds = SPIN[cap]
         (folder / "a_spinners.ipynb").write_text(json.dumps(
-            notebook(q1=prefixed("ex1.q1", SPINNERS))))
+            notebook(q1=prefixed("ex1.q1", SPINNERS.format(seconds=seconds)))))
         for name in ("b_forking", "c_honest", "d_forking"):
             (folder / f"{name}.ipynb").write_text(json.dumps(
                 forking(name) if "forking" in name else honest(name)))
@@ -617,6 +626,8 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap,
             env["KERNELCOURSE_MEMORY_CAP"] = "watchdog"
         command = [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output",
                    str(out), "--questions", "ex1", "--jobs", "2", "--no-progress"]
+        if limit is not None:
+            command += ["--question-timeout", str(limit)]
         if user:
             command = ["setpriv", f"--reuid={user}", "--regid=nogroup", "--clear-groups",
                        *command]

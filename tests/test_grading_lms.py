@@ -402,17 +402,29 @@ def test_update_is_truthful(tmp_path):
             json.loads((out / "gradebook-ex1.json").read_text())["submissions"]}
     assert rows["b.ipynb"]["question_seeds"]["ex1.q6"] == seed  # the run's own seed
 
-    # 4. a replay reproduces every row: each question under the seed the row names
+    # 4. a replay reproduces every row: each question alone under the seed the row names
+    # (one run per question and seed, over every file whose row names that seed for it)
+    replays: dict = {}
     for name, row in rows.items():
         if row["possible"] == 0:
             continue
         for qid, qseed in row["question_seeds"].items():
-            again = tmp_path / f"replay-{name}-{qid}"
-            res = _kc("grade", sub / name, "--questions", qid, "--output", again,
-                      "--seed", qseed, "--no-progress")
-            (replayed,) = json.loads((again / "gradebook.json").read_text())["submissions"]
-            assert replayed["points"][qid] == row["points"][qid], (name, qid)
-            assert replayed["details"][qid] == row["details"][qid], (name, qid)
+            replays.setdefault((qid, qseed), []).append(name)
+    assert sum(map(len, replays.values())) == 4  # a and b, two questions each
+    for i, ((qid, qseed), names) in enumerate(sorted(replays.items())):
+        again, files = tmp_path / f"replay-{i}", tmp_path / f"replay-{i}-files"
+        files.mkdir()
+        for name in names:
+            (files / name).write_bytes((sub / name).read_bytes())
+        res = _kc("grade", files, "--questions", qid, "--output", again,
+                  "--seed", qseed, "--no-progress", "--jobs", "1")
+        assert res.returncode == 0, res.stderr[-3000:]
+        replayed = {Path(r["file"]).name: r
+                    for r in json.loads((again / "gradebook.json").read_text())["submissions"]}
+        assert sorted(replayed) == sorted(names)
+        for name in names:
+            assert replayed[name]["points"][qid] == rows[name]["points"][qid], (name, qid)
+            assert replayed[name]["details"][qid] == rows[name]["details"][qid], (name, qid)
 
     # 5. a malformed gradebook is refused with a clear message, no traceback
     book = json.loads((out / "gradebook-ex1.json").read_text())

@@ -2,12 +2,13 @@
 marks, the untouched student versions earn zero without an error."""
 import json
 import re
+from pathlib import Path
 
 import nbformat
 import pytest
 
 from kernelcourse.grading import get_question
-from kernelcourse.grading.grader import answer_cells, grade_notebook
+from kernelcourse.grading.grader import answer_cells
 from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
                                            student_name, student_notebook, student_source)
 
@@ -131,17 +132,52 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
 
 
 # --------------------------------------------------------------------- scores
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_sources_score_full_marks(path):
-    row = grade_notebook(path, memory_mb=1024)
+@pytest.fixture(scope="module")
+def graded():
+    """Grades one notebook file as ``grade_notebook`` does (its defaults, a fresh secret seed,
+    the set most of its answer cells belong to, the file in a process of its own that ends
+    with it), but through one sealed worker for the module, as ``kernelcourse grade`` grades
+    a folder (``grade_notebook`` starts a worker per file: tests/test_grading_command.py and
+    tests/test_grading_handback.py call it)."""
+    from kernelcourse.grading.grader import (DEFAULTS, _grade, _read, choose_assignment,
+                                             new_seed)
+    from kernelcourse.grading.questions import all_questions
+    from kernelcourse.grading.sealed.pool import WorkerPool
+    from kernelcourse.grading.sealed.sandbox import probe
+
+    sandbox = probe()
+    pool = WorkerPool(1024, sandbox)
+
+    def grade(path):
+        intake = _read(Path(path), int(DEFAULTS["max_notebook_mb"] * 1024 * 1024))
+        selection = choose_assignment([list(intake.answers)]) if intake.answers else []
+        return _grade(intake, all_questions(), selection, sandbox, seed=new_seed(),
+                      question_timeout=DEFAULTS["question_timeout"],
+                      submission_timeout=DEFAULTS["submission_timeout"], memory_mb=1024,
+                      pool=pool)
+
+    try:
+        yield grade
+    finally:
+        pool.close()
+
+
+#: the quick loop grades set 1; the full run every set
+SETS = [pytest.param(p, id=p.name, marks=() if i == 0 else pytest.mark.slow)
+        for i, p in enumerate(SOURCES)]
+
+
+@pytest.mark.parametrize("path", SETS)
+def test_sources_score_full_marks(path, graded):
+    row = graded(path)
     assert row.errors == []
     assert row.possible > 0 and row.total == pytest.approx(row.possible), row.details
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_untouched_student_versions_score_zero_without_error(path):
+@pytest.mark.parametrize("path", SETS)
+def test_untouched_student_versions_score_zero_without_error(path, graded):
     student = STUDENT_DIR / student_name(path.name)
-    row = grade_notebook(student, memory_mb=1024)
+    row = graded(student)
     assert row.errors == [] and row.total == 0 and row.possible > 0
     assert all(d.endswith(", 0/" + d.rsplit("/", 1)[1]) and "not attempted" in d
                for d in row.details.values())
