@@ -1,4 +1,5 @@
 """Shared test set-up: a non-interactive matplotlib backend and the repository root."""
+import sys
 from pathlib import Path
 
 import IPython.display
@@ -19,9 +20,9 @@ def repo_root() -> Path:
 def _close_pyplot_figures():
     """Close what a test left open in pyplot, so figures never pile up across tests."""
     yield
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
+    plt = sys.modules.get("matplotlib.pyplot")   # not imported: no pyplot figure can be open
+    if plt is not None:
+        plt.close("all")
 
 
 @pytest.fixture
