@@ -1,12 +1,13 @@
 """nbval's kernels run in the environment the stored outputs were executed in.
 
 ``tools/execute_notebooks.py`` executes a notebook with ``kernelcourse._execute.KERNEL_ENV``
-(a fixed hash seed and cell name; lecture 2's cost widget measuring no pairs in background
-worker processes, since no reader moves it). nbval starts its kernels with this process's
-environment; here, while nbval starts a notebook's kernel, that environment gets the same
-variables, so nbval compares outputs made the same way, and lecture 2's kernel does not start
-workers whose measurements nobody shows (some 40 CPU seconds on the cores the other tests
-need). The browser test starts its own JupyterLab and keeps the real workers.
+(a fixed hash seed and cell name; BLAS on one thread; lecture 2's cost widget measuring no
+pairs in background worker processes, since no reader moves it). nbval starts its kernels
+with this process's environment; here, while nbval starts a notebook's kernel, that
+environment gets the same variables, so nbval compares outputs made the same way, no
+kernel's BLAS threads spin against the tests beside it, and lecture 2's kernel starts no
+workers whose measurements nobody shows. The browser test starts its own JupyterLab and
+keeps the real workers.
 """
 from __future__ import annotations
 
