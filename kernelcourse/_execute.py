@@ -21,6 +21,11 @@ KERNEL_ENV = {
     "PYDEVD_DISABLE_FILE_VALIDATION": "1",
     # no reader moves a widget here: lecture 2's cost widget measures no pairs ahead of the moves
     "KERNELCOURSE_COST_PROCESSES": "0",
+    # BLAS on one thread: the same sums in the same order on any number of cores, and no BLAS
+    # threads spinning against the other notebooks and tests run beside this one (nbval's
+    # kernels get this environment too, from the root conftest.py)
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
 }
 
 

@@ -10,6 +10,7 @@ and none of the package, forked once per module.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import subprocess
@@ -55,8 +56,9 @@ def _targets(module: str, is_package: bool, node: ast.AST) -> list[str]:
             for alias in node.names]
 
 
-def import_graph() -> dict[str, set[str]]:
-    """``{module: the package modules it imports}`` (parents implied by a dotted name omitted)."""
+@functools.cache
+def _import_graph() -> dict[str, frozenset[str]]:
+    """The graph, read once per test session (a function of the source only)."""
     graph = {}
     for module, (path, is_package) in MODULES.items():
         edges = set()
@@ -66,8 +68,13 @@ def import_graph() -> dict[str, set[str]]:
                     target = target.rsplit(".", 1)[0]
                 if target != module:
                     edges.add(target)
-        graph[module] = edges
+        graph[module] = frozenset(edges)
     return graph
+
+
+def import_graph() -> dict[str, set[str]]:
+    """``{module: the package modules it imports}`` (parents implied by a dotted name omitted)."""
+    return {module: set(edges) for module, edges in _import_graph().items()}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:

@@ -1,5 +1,6 @@
 """Checks on the project as a whole: its dependency lists, its boundaries, its notebooks."""
 import json
+import os
 import re
 import subprocess
 import sys
@@ -123,8 +124,43 @@ def test_no_module_is_over_600_lines():
 
 def test_the_longest_first_schedule_names_files_that_exist_once_each():
     """A renamed file would silently fall back to the end of the schedule."""
-    from conftest import LONGEST_FIRST
+    import importlib.util
 
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+    LONGEST_FIRST = root_conftest.LONGEST_FIRST
     assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
     missing = [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]
-    assert missing == [], f"tests/conftest.py LONGEST_FIRST names files that do not exist: {missing}"
+    assert missing == [], f"conftest.py LONGEST_FIRST names files that do not exist: {missing}"
+
+
+def test_nbval_starts_each_kernel_in_the_environment_the_outputs_were_stored_in(monkeypatch):
+    """The root conftest sets ``_execute.KERNEL_ENV`` only while nbval starts a kernel, then
+    restores this process's environment; other tests' set-ups are left alone."""
+    import importlib.util
+
+    from nbval.plugin import IPyNbCell
+
+    from kernelcourse._execute import KERNEL_ENV
+
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+    assert KERNEL_ENV["KERNELCOURSE_COST_PROCESSES"] == "0"
+    monkeypatch.setenv("KERNELCOURSE_COST_PROCESSES", "2")
+    monkeypatch.delenv("IPYKERNEL_CELL_NAME", raising=False)
+    before = dict(os.environ)
+
+    def environment_during_setup(item):
+        setup = root_conftest.pytest_runtest_setup(item)
+        next(setup)                        # pytest runs the set-up (nbval's kernel start) here
+        during = dict(os.environ)
+        with pytest.raises(StopIteration):
+            setup.send(None)
+        assert dict(os.environ) == before
+        return during
+
+    during = environment_during_setup(object.__new__(IPyNbCell))
+    assert {name: during[name] for name in KERNEL_ENV} == KERNEL_ENV
+    assert environment_during_setup(object()) == before   # not an nbval cell: nothing set
