@@ -206,7 +206,7 @@ def rff_widget():
 
 @pytest.mark.parametrize("build, control, value", [
     ("rff_error_widget", "D", 256),
-    ("rff_error_widget", "paired", True),
+    pytest.param("rff_error_widget", "paired", True, marks=pytest.mark.slow),
     ("cost_widget", "vary", "T"),
 ])
 def test_each_move_redraws_the_one_figure_in_place(build, control, value, request):
