@@ -99,6 +99,7 @@ def cluster():
         yield c
 
 
+@pytest.mark.slow          # the quick loop's Dask fit: the local cluster the fit starts, below
 def test_dask_path_on_a_local_cluster_equals_the_numpy_path(data, cluster):
     import dask.array as da
     from distributed import Client

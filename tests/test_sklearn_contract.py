@@ -92,7 +92,24 @@ def _expected_failed_checks(estimator):
     return EXPECTED_FAILED_CHECKS.get(type(estimator), {})
 
 
-@parametrize_with_checks(CHECKED, expected_failed_checks=_expected_failed_checks)
+#: the estimator whose checks the quick loop (``-m "not slow"``) runs; the full run checks all
+QUICK_CHECKED = CHECKED[0]
+
+
+def _slow_but_one(parametrize):
+    """scikit-learn's parametrization with every estimator's checks but one marked slow."""
+    from _pytest.mark import ParameterSet
+
+    params = []
+    for param in parametrize.mark.args[1]:
+        if not isinstance(param, ParameterSet):
+            param = ParameterSet.extract_from(param)
+        marks = list(param.marks) + ([] if param.values[0] is QUICK_CHECKED else [pytest.mark.slow])
+        params.append(pytest.param(*param.values, marks=marks, id=param.id))
+    return pytest.mark.parametrize(*parametrize.mark.args[:1], params, **parametrize.mark.kwargs)
+
+
+@_slow_but_one(parametrize_with_checks(CHECKED, expected_failed_checks=_expected_failed_checks))
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
 

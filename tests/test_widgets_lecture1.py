@@ -172,7 +172,8 @@ def test_gd_steps_widget_moves_along_the_path():
 
 @pytest.mark.parametrize("build, control, value", [
     (lambda: L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20), "gamma", 10.0),
-    (lambda: L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20), "dataset", "xor"),
+    pytest.param(lambda: L.kernel_boundary_widget(n=60, n_steps=50, grid_size=20), "dataset", "xor",
+                 marks=pytest.mark.slow),
     (lambda: L.gd_steps_widget(n=40, n_steps=30, grid_size=8), "t", 12),
     (lambda: L.all_subsets_widget(d=3, d_max=6, n=10), "d", 5),
 ])

@@ -164,8 +164,8 @@ def test_plot_cost_draws_the_model_beside_the_measurement(timings_with_a_fixed_c
         assert axes[0].get_xlabel().startswith(f"{vary}   (")
         # legible: nothing clipped, no legend over the data
         assert legibility_problems(fig) == [], (way, vary)
-        # a log axis spanning more than a decade shows at least two tick labels
-        fig.canvas.draw()
+        # a log axis spanning more than a decade shows at least two tick labels (of the
+        # draw legibility_problems made)
         for ax in axes:
             low, high = ax.get_ylim()
             ticks = [t for t in ax.get_yticklabels() if low <= t.get_position()[1] <= high]
@@ -197,29 +197,48 @@ def test_plot_decision_draws_the_boundary():
     assert len(ax.collections) >= 2 and ax.get_xlabel() == "$x_1$"
 
 
+@pytest.fixture(scope="module")
+def rff_widget():
+    """One error widget for the moves below (each moves a control and back): its build draws
+    the errors of every D and both maps."""
+    return L.rff_error_widget()
+
+
 @pytest.mark.parametrize("build, control, value", [
-    (L.rff_error_widget, "D", 256),
-    (L.rff_error_widget, "paired", True),
-    (L.cost_widget, "vary", "T"),
+    ("rff_error_widget", "D", 256),
+    pytest.param("rff_error_widget", "paired", True, marks=pytest.mark.slow),
+    ("cost_widget", "vary", "T"),
 ])
-def test_each_move_redraws_the_one_figure_in_place(build, control, value):
-    widget = build()
-    if hasattr(widget, "costs"):  # measure the pair moved to here, not wait for the workers
-        widget.costs.close()
-        widget.costs.wait(timeout=60)
+def test_each_move_redraws_the_one_figure_in_place(build, control, value, request):
+    if build == "cost_widget":
+        # what is drawn is what a move is about: the times are injected, measured here (the
+        # measuring, in this process and in the workers, is tested above and below)
+        request.getfixturevalue("timings_with_a_fixed_cost")
+        widget = L.cost_widget(processes=0)
+    else:
+        widget = request.getfixturevalue("rff_widget")
     assert_redraw_shows_a_new_picture(widget, control, value)
+
+
+#: pairs measured for real in the workers' test: every way and every varied size among them
+#: (the first measured in this process, the others split between the two workers)
+WORKER_PAIRS = [("kernel", "d"), ("gram", "n"), ("features", "D"), ("rff", "T"),
+                ("cached_features", "n"), ("rff_cached", "T")]
 
 
 @pytest.mark.slow
 def test_cost_measurements_come_back_from_the_workers_whole():
-    """All 24 pairs measured for real, in the widget's two workers: each comes back whole, on
-    the sizes of its plan, with the model's operations and memory beside the measured times
-    and bytes. How close the measured time exponents come to the model's depends on what else
-    the machine runs, so it is a benchmark (``python3 tasks.py bench cost_exponents``), not a
-    verdict here; the fit itself is tested on injected timings above."""
-    costs = L.CostMeasurements(first="kernel", vary="d")
+    """Pairs measured for real, in the widget's two workers (each sending several, every way
+    and every varied size among them): each comes back whole, on the sizes of its plan, with
+    the model's operations and memory beside the measured times and bytes. That the widget
+    hands every one of the 24 pairs to its workers is asserted below, with workers that
+    measure nothing. How close the measured time exponents come to the model's depends on
+    what else the machine runs, so it is a benchmark (``python3 tasks.py bench
+    cost_exponents``), not a verdict here; the fit itself is tested on injected timings above."""
+    assert {w for w, _ in WORKER_PAIRS} == set(WAYS) and {v for _, v in WORKER_PAIRS} == set(L.COST_VARIES)
+    costs = L.CostMeasurements(first="kernel", vary="d", pairs=WORKER_PAIRS)
     assert costs.wait(timeout=1800)
-    keys = {(w, v) for w in WAYS for v in L.COST_VARIES}
+    keys = set(WORKER_PAIRS)
     assert set(costs.measured) == keys and set(costs.pictures) == keys
     assert all(png.startswith(b"\x89PNG") for png in costs.pictures.values())
     assert len(costs.workers) == 2 and all(p.returncode == 0 for p in costs.workers)
@@ -231,18 +250,38 @@ def test_cost_measurements_come_back_from_the_workers_whole():
         assert rows["operations"][-1] == ops and rows["memory"][-1] == 8 * (mem + size["n"] * size["d"])
         assert np.all(rows["seconds"] > 0) and np.all(rows["bytes"] > 0)
         assert np.isfinite(rows["seconds_exponent"]) and np.isfinite(rows["operations_exponent"])
+    rows, png = costs.get("gram", "T")                  # a pair left out: measured here
+    assert png is None and list(rows["sizes"]) == list(L.cost_plan("gram", "T")[1])
 
 
-def test_cost_measurements_without_workers_measure_here(monkeypatch):
+def test_cost_measurements_without_workers_measure_here(monkeypatch, timings_with_a_fixed_cost):
+    # what the workers do not send is measured here: the times injected (the real measuring,
+    # here and in the workers: test_cost_widget_switches_way_and_size, the workers' test)
+    import json
     import subprocess
     import sys
 
     real = subprocess.Popen
-    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: real([sys.executable, "-c", "pass"], **k))
+    sent = []
+
+    def sends_nothing(args, **k):
+        sent.append([tuple(key) for key in json.loads(args[-1])])
+        return real([sys.executable, "-c", "pass"], **k)
+    monkeypatch.setattr(subprocess, "Popen", sends_nothing)
     costs = L.CostMeasurements(first="gram", vary="n")
     assert costs.wait(timeout=60)                      # the workers sent nothing and ended
+    # every pair but the first was handed to one of the two workers, those of the same size first
+    assert len(sent) == 2 and len(costs.workers) == 2
+    assert sorted(sent[0] + sent[1]) == sorted(set(L.COST_PLANS) - {("gram", "n")})
+    for keys in sent:
+        varies = [v == "n" for _, v in keys]
+        assert varies == sorted(varies, reverse=True) and varies[0]
     rows, png = costs.get("rff", "T")
     assert png is None and list(rows["sizes"]) == list(L.cost_plan("rff", "T")[1])
+    with pytest.raises(ValueError, match=r"vary must be one of.*got vary='m'"):
+        L.CostMeasurements(first="gram", vary="n", pairs=[("rff", "m")])
+    with pytest.raises(ValueError, match=r"each of pairs must be a \(way, vary\) pair; got \('rff',\)"):
+        L.CostMeasurements(first="gram", vary="n", pairs=[("rff",)])
 
     def refuse(*a, **k):
         raise OSError("no processes here")
@@ -254,7 +293,7 @@ def test_cost_measurements_without_workers_measure_here(monkeypatch):
     assert w.result["way"] == "kernel" and ("kernel", "n") in w.costs.pictures
 
 
-def test_closed_cost_measurements_measure_the_rest_here():
+def test_closed_cost_measurements_measure_the_rest_here(timings_with_a_fixed_cost):
     costs = L.CostMeasurements(first="gram", vary="n")
     costs.close()
     assert costs.wait(timeout=60) and all(p.returncode is not None for p in costs.workers)
@@ -279,7 +318,7 @@ def test_cost_agreement_says_when_the_measurement_does_not_follow_the_model():
     assert cost_agreement(flat).endswith("within 0.25 of the model's")   # no flattening to explain
 
 
-def test_the_environment_sets_how_many_workers_measure_ahead(monkeypatch):
+def test_the_environment_sets_how_many_workers_measure_ahead(monkeypatch, timings_with_a_fixed_cost):
     """The notebook executor (no reader, no moves) runs the cost widget with no workers: the
     pair it shows is measured at the build, any other when first shown."""
     from kernelcourse._execute import KERNEL_ENV

@@ -119,7 +119,7 @@ def test_novelty_widget_slider():
 
 @pytest.mark.parametrize("build, control, value", [
     (L.ridge_lambda_widget, "log_lam", 1.0),
-    (L.ridge_lambda_widget, "degree", 3),
+    pytest.param(L.ridge_lambda_widget, "degree", 3, marks=pytest.mark.slow),
     (L.perceptron_steps_widget, "t", 6),
     (L.novelty_ball_widget, "log_gamma", 1.0),
 ])

@@ -141,9 +141,9 @@ def test_bandwidth_widget_bias_against_variance():
 
 @pytest.mark.parametrize("build, control, value", [
     (lambda: L.fgd_stepper_widget(n=10), "t", 4),
-    (lambda: L.fgd_stepper_widget(n=10), "gamma", 3.0),
-    (lambda: L.fgd_stepper_widget(n=10), "loss", "squared"),
-    (lambda: L.budget_widget(budgets=(5, 40), n=150), "budget", 0),
+    pytest.param(lambda: L.fgd_stepper_widget(n=10), "gamma", 3.0, marks=pytest.mark.slow),
+    pytest.param(lambda: L.fgd_stepper_widget(n=10), "loss", "squared", marks=pytest.mark.slow),
+    pytest.param(lambda: L.budget_widget(budgets=(5, 40), n=150), "budget", 0, marks=pytest.mark.slow),
     (lambda: L.budget_widget(budgets=(5, 40), n=150), "rule", "smallest"),
     (lambda: L.bandwidth_widget(gamma=0.3, n_datasets=5), "gamma", 30.0),
 ])

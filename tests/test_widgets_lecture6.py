@@ -95,7 +95,7 @@ def test_kpca_widget_slider():
 
 @pytest.mark.parametrize("build, control, value", [
     (L.components_widget, "m", 60),
-    (L.components_widget, "log_gamma", 1.0),
+    pytest.param(L.components_widget, "log_gamma", 1.0, marks=pytest.mark.slow),
     (L.kpca_gamma_widget, "log_gamma", 0.0),
 ])
 def test_each_move_redraws_the_one_figure_in_place(build, control, value):

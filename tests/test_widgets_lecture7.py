@@ -65,10 +65,10 @@ def test_smo_widget_controls():
 
 @pytest.mark.parametrize("build, control, value", [
     (L.margin_widget, "log_C", 2.0),
-    (L.margin_widget, "log_gamma", 1.5),
+    pytest.param(L.margin_widget, "log_gamma", 1.5, marks=pytest.mark.slow),
     (L.smo_widget, "step", 7),
-    (L.smo_widget, "selection", "max_violating"),
-    (L.smo_widget, "log_C", -1.0),
+    pytest.param(L.smo_widget, "selection", "max_violating", marks=pytest.mark.slow),
+    pytest.param(L.smo_widget, "log_C", -1.0, marks=pytest.mark.slow),
 ])
 def test_each_move_redraws_the_one_figure_in_place(build, control, value):
     assert_redraw_shows_a_new_picture(build(), control, value)

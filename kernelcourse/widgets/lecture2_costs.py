@@ -315,19 +315,31 @@ class CostMeasurements:
     the other sizes of ``first``. A thread per worker collects what it sends. :meth:`get`
     waits for a pair that is still being measured; a pair no worker returned (no processes
     here, a worker that failed) is measured here and has no picture yet.
+
+    ``pairs`` are the ``(way, vary)`` pairs measured ahead, by default every pair of
+    :data:`COST_PLANS`; a pair left out is measured here when first asked for, as the
+    pairs of a worker that failed are.
     """
 
-    def __init__(self, first="gram", vary="n", processes=2):
+    def __init__(self, first="gram", vary="n", processes=2, pairs=None):
         import threading
 
         if first not in sgd.WAYS:
             raise ValueError(f"way must be one of {list(sgd.WAYS)}; got way={first!r}")
         if vary not in COST_VARIES:
             raise ValueError(f"vary must be one of {list(COST_VARIES)}; got vary={vary!r}")
+        if pairs is None:
+            pairs = [(w, v) for w in sgd.WAYS for v in COST_VARIES]
+        pairs = [tuple(pair) for pair in pairs]
+        for pair in pairs:
+            if len(pair) != 2:
+                raise ValueError(f"each of pairs must be a (way, vary) pair; got {pair!r}")
+            cost_plan(*pair)
         self.measured, self.pictures = {}, {}
         self._done = threading.Condition()
-        others = sorted(((w, v) for w in sgd.WAYS for v in COST_VARIES if (w, v) != (first, vary)),
-                        key=lambda key: (key[1] != vary, key[0] != first))
+        others = sorted(set(pairs) - {(first, vary)},
+                        key=lambda key: (key[1] != vary, key[0] != first,
+                                         sgd.WAYS.index(key[0]), COST_VARIES.index(key[1])))
         self._pending = set(others)
         self.workers, self._running = [], 0
         for key, rows, png in measure_and_draw([(first, vary)]):   # before the workers start
