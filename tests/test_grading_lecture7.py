@@ -2,22 +2,23 @@
 
 * the fixed cases are the same in every run, the reference passes each of them, and each named
   mistake fails at least one of them;
-* every diagnosis's mistake, as an answer, fails with identical points in 20 seeds and is
-  diagnosed as itself, with the failing case shown one where that mistake shows;
+* every case drawn is labelled, so a verdict names its case by its label (every diagnosis's
+  mistake, as an answer, failing with identical points in 20 seeds, diagnosed as itself, beside
+  a case where that mistake shows, and the reference's full marks in 100 seeds, are
+  tests/test_grading_verdicts.py's);
 * answers written as a student would (not the grader's mistakes) fail in every seed with the
   same points, named by the diagnosis that targets them, and right answers written another
   way pass in every seed.
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.scoring import evaluate
+
+from verdict_support import grade
 
 QUESTIONS = {qid: q for qid, q in all_questions().items() if q.set_name in ("ex7", "l7")}
 SEEDS = range(20)
@@ -44,37 +45,15 @@ def test_fixed_cases_are_fixed_pass_the_reference_and_expose_every_named_mistake
         assert shows, f"{qid}: no fixed case shows the mistake {d.name!r}"
 
 
+@pytest.mark.parametrize("seeds", [pytest.param((0, 1), id="quick"),
+                                   pytest.param(SEEDS, id="seeds", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("qid", list(QUESTIONS))
-def test_the_reference_scores_full_marks_in_every_seed(qid):
+def test_every_case_is_labelled(qid, seeds):
+    """A verdict names its case "case n (fixed|drawn, label)": every case has a label."""
     q = QUESTIONS[qid]
-    for seed in SEEDS:
-        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
-        assert result.status == "passed" and result.points == pytest.approx(q.points), result.line()
-
-
-DIAGNOSES = [(qid, d.name) for qid, q in QUESTIONS.items() for d in q.diagnoses]
-
-
-@pytest.mark.parametrize("qid, name", DIAGNOSES)
-def test_each_named_mistake_fails_with_the_same_points_and_its_own_diagnosis_in_20_seeds(qid, name):
-    q = QUESTIONS[qid]
-    d = next(d for d in q.diagnoses if d.name == name)
-    points = set()
-    for seed in SEEDS:
-        result = evaluate(q, d.mistake, seed, detect_shortcuts=False)
-        assert result.status == "failed", f"{qid} {name}, seed {seed}: {result.line()}"
-        assert result.diagnosis is d, f"{qid} {name}, seed {seed}: {result.line()}"
-        points.add(round(result.points, 12))
-        # the case shown is one where this mistake differs from the reference
-        cases = q.make_cases(seed)
-        number = re.match(r"On case (\d+) \((fixed|drawn), ", result.detail)
-        assert number, result.detail
-        shown = cases[int(number.group(1)) - 1]
-        assert result.detail.startswith(f"On case {number.group(1)} ({number.group(2)}, {shown.label})")
-        wrong = transport.roundtrip(d.mistake(*shown.copied()[0]))
-        assert not q.judge(wrong, q.expected(shown), shown)[0]
-    assert len(points) == 1, f"{qid} {name}: points {sorted(points)} over 20 seeds"
-    assert points.pop() < q.points
+    for seed in seeds:
+        unlabelled = [n for n, c in enumerate(q.make_cases(seed), 1) if not c.label]
+        assert not unlabelled, f"{qid}, seed {seed}: cases {unlabelled} have no label"
 
 
 # --------------------------------------------------------------------- answers as students write them
@@ -294,7 +273,7 @@ def test_answers_as_students_write_them(qid, answer, named):
     q = QUESTIONS[qid]
     points, lines = set(), []
     for seed in SEEDS:
-        result = evaluate(q, answer, seed, detect_shortcuts=False)
+        result = grade(qid, answer, seed)
         lines.append(result.line())
         if named == "pass":
             assert result.status == "passed", result.line()

@@ -1,13 +1,9 @@
-"""Lecture 9's questions: the set's shape, and the reference earns full marks in every seed
-(every named mistake failing with the same points in every seed and diagnosed as itself is
-tests/test_grading_verdicts.py's, for every set)."""
-import pytest
-
-from kernelcourse.grading import evaluate
+"""Lecture 9's questions: the set's shape and the named mistakes the issue asked for (the
+reference earning full marks in 100 seeds, and every named mistake failing with the same points
+in every seed and diagnosed as itself, are tests/test_grading_verdicts.py's, for every set)."""
 from kernelcourse.grading.questions import all_questions
 
 QUESTIONS = {qid: q for qid, q in all_questions().items() if q.set_name in ("ex9", "l9")}
-SEEDS = range(20)
 
 
 def test_ex9_has_eight_questions_four_of_kinds_that_need_understanding():
@@ -16,14 +12,6 @@ def test_ex9_has_eight_questions_four_of_kinds_that_need_understanding():
     assert sum(q.kind in ("predict", "witness", "fix", "parameter", "choice") for q in ex9) >= 4
     assert {"l9.cp1", "l9.cp2"} <= set(QUESTIONS)
     assert all(q.fixed_cases is not None and q.make_fixed_cases() for q in QUESTIONS.values())
-
-
-@pytest.mark.parametrize("qid", sorted(QUESTIONS))
-def test_the_reference_earns_full_marks_in_every_seed(qid):
-    q = QUESTIONS[qid]
-    for seed in SEEDS:
-        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
-        assert result.status == "passed" and result.points == q.points, result.line()
 
 
 def test_the_named_mistakes_of_the_issue_are_diagnosed():

@@ -1,5 +1,7 @@
-"""Every registered question, of every lecture module: the reference earns full marks, a stub is
-"not attempted", each diagnosis fires on its own mistake and none on the reference.
+"""Every registered question, of every lecture module: well formed (diagnosis names unique),
+plain reproducible cases, a stub is "not attempted", no diagnosis fires on the reference's
+answer. (The reference earning full marks with no diagnosis, and each diagnosis firing on its
+own mistake with its message in the verdict line, are tests/test_grading_verdicts.py's.)
 
 The sweep reads the registry, so question modules added later are covered without edits here.
 """
@@ -15,7 +17,6 @@ from kernelcourse.grading.questions import all_questions, import_errors
 QUESTIONS = all_questions()
 IDS = list(QUESTIONS)
 DIAGNOSES = [(qid, i) for qid, q in QUESTIONS.items() for i in range(len(q.diagnoses))]
-SEEDS = (0, 1, 2)
 
 
 def test_every_question_module_imports():
@@ -60,16 +61,6 @@ def test_cases_are_plain_data_and_reproducible(qid):
         [transport.dumps(list(c.args)) for c in other], f"{qid}: cases ignore the seed"
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("qid", IDS)
-def test_reference_scores_full_marks(qid, seed):
-    q = QUESTIONS[qid]
-    result = evaluate(q, q.reference, seed, detect_shortcuts=False)
-    assert result.status == "passed", result.line()
-    assert result.points == pytest.approx(q.points)
-    assert result.diagnosis is None
-
-
 @pytest.mark.parametrize("qid", IDS)
 def test_stub_is_not_attempted(qid):
     q = QUESTIONS[qid]
@@ -79,19 +70,6 @@ def test_stub_is_not_attempted(qid):
     result = evaluate(q, stub, 0)
     assert result.status == "not attempted" and result.points == 0
     assert result.line() == f"{qid} {q.title}: not attempted, 0/{q.points:g} points"
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("qid, index", DIAGNOSES)
-def test_each_diagnosis_fires_on_its_own_mistake(qid, index, seed):
-    q = QUESTIONS[qid]
-    diagnosis = q.diagnoses[index]
-    result = evaluate(q, diagnosis.mistake, seed, detect_shortcuts=False)
-    assert result.status == "failed", f"{qid}: the mistake '{diagnosis.name}' passes every case"
-    assert result.diagnosis is diagnosis, (
-        f"{qid}: mistake '{diagnosis.name}' diagnosed as "
-        f"{result.diagnosis.name if result.diagnosis else None}: {result.line()}")
-    assert f"Likely mistake: {diagnosis.message}" in result.line()
 
 
 @pytest.mark.parametrize("qid, index", DIAGNOSES)

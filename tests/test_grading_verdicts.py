@@ -1,12 +1,17 @@
 """Verdicts that do not depend on luck, for every question of the registry.
 
 * every diagnosis's ``mistake``, run as the answer under 20 seeds, fails a fixed case in each,
-  with identical points, and is named by its own diagnosis, beside a case where it shows;
-* the reference passes every fixed case (and every question has some);
+  with identical points, and is named by its own diagnosis (its message in the verdict line),
+  beside a case where it shows, named by its number, kind and label (two seeds in the quick
+  loop, all 20 in the full run);
+* the reference passes every fixed case (and every question has some), and every drawn case of
+  100 seeds with full marks and no diagnosis (two seeds in the quick loop);
 * the scoring core: :func:`credit`, honest forms of an answer (letters, NumPy booleans and
   integers), numbers printed to the tolerance, inputs that reproduce the case.
 
-Parametrised by question id, so ``-k ex4`` selects a set. The sets listed in
+Parametrised by question id, so ``-k ex4`` selects a set. The grading goes through the real
+:func:`evaluate`, with the cases, the reference's values and the mistakes' values (as the
+diagnoses compute them) made once per seed (tests/verdict_support.py). The sets listed in
 :data:`PENDING_FIXED` do not have fixed cases yet: their tests are expected to fail until the
 helper adding them removes the set from the list.
 """
@@ -17,18 +22,17 @@ from kernelcourse.grading import (Case, Diagnosis, Question, case_inputs, credit
                                   format_value, values_match)
 from kernelcourse.grading.sealed import transport
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.verdicts import mistake_verdicts, verdict_table
+from kernelcourse.grading.verdicts import mistake_verdict, verdict_table
+
+from verdict_support import grade, shared, stand_in_of
 
 #: sets whose questions do not have fixed cases yet (each helper removes its own)
 PENDING_FIXED: set = set()
 
 QUESTIONS = all_questions()
+#: every mistake in every one of these seeds (the full run); the quick loop grades QUICK_SEEDS
 SEEDS = range(20)
-
-
-#: questions whose mistakes under 20 seeds take more than 5 s on a quiet machine (full runs:
-#: l8.cp2 15 to 17 s, ex3.q9 10 s, ex7.q1 5 s): slow, left to the full run
-SLOW = {"l8.cp2", "ex3.q9", "ex7.q1"}
+QUICK_SEEDS = (0, 1)
 
 
 def _marks(qid):
@@ -37,84 +41,111 @@ def _marks(qid):
     return []
 
 
-def _mistake_marks(qid):
-    return _marks(qid) + ([pytest.mark.slow] if qid in SLOW else [])
-
-
 QIDS = [pytest.param(qid, id=qid, marks=_marks(qid)) for qid in QUESTIONS]
-MISTAKE_QIDS = [pytest.param(qid, id=qid, marks=_mistake_marks(qid)) for qid in QUESTIONS]
+#: every question twice: two seeds in the quick loop, all of SEEDS in the full run
+SEEDED_QIDS = [pytest.param(qid, QUICK_SEEDS, id=f"{qid}-quick", marks=_marks(qid))
+               for qid in QUESTIONS] + \
+              [pytest.param(qid, SEEDS, id=f"{qid}-seeds", marks=_marks(qid) + [pytest.mark.slow])
+               for qid in QUESTIONS]
 
 
-@pytest.mark.parametrize("qid", MISTAKE_QIDS)
-def test_every_mistake_fails_with_the_same_points_in_every_seed(qid):
+def _shown_case_problems(q, d, result, seed):
+    """The case reported with a diagnosis is one where the answer agrees with that mistake,
+    where the mistake fails, and the verdict names it by its number, kind and label."""
+    if result.diagnosis is None or result.diagnosis.behaviour is not None:
+        return []               # a behaviour shows in how the answer ran, not in its value
+    number = int(result.detail.split("case ", 1)[1].split(" ", 1)[0])
+    case = shared(q.id).make_cases(seed)[number - 1]
+    problems = []
+    name = f"On case {number} ({'fixed' if case.fixed else 'drawn'}" + (
+        f", {case.label})" if case.label else ")")
+    if not result.detail.startswith(name):
+        problems.append(f"'{d.name}', seed {seed}: the verdict reads {result.detail[:80]!r}, "
+                        f"not {name!r}")
+    args, kwargs = case.copied()
+    actual = transport.roundtrip(stand_in_of(q.id, d).mistake(*args, **kwargs))
+    expected = shared(q.id).expected(case)
+    actual, _ = q.conform(actual, expected)
+    if q.judge(actual, expected, case)[0]:
+        problems.append(f"'{d.name}', seed {seed}: shown beside a case where it passes")
+    if not stand_in_of(q.id, result.diagnosis).agrees(actual, case, expected, q.rtol, q.atol, {}):
+        problems.append(f"'{result.diagnosis.name}', seed {seed}: shown beside case {number}, "
+                        f"where it does not show")
+    return problems
+
+
+@pytest.mark.parametrize("qid, seeds", SEEDED_QIDS)
+def test_every_mistake_fails_with_the_same_points_in_every_seed(qid, seeds):
+    """Each diagnosis's mistake, graded as the answer in each seed: fails a fixed case, earns
+    the same points in every seed, is named by its own diagnosis (names are unique per
+    question: tests/test_grading_questions.py) with its message in the verdict line, beside a
+    case where that mistake shows."""
     q = QUESTIONS[qid]
     problems = []
-    for row in mistake_verdicts(q, SEEDS):
+    results = {d.name: [] for d in q.diagnoses}
+    for seed in seeds:              # seed by seed: the seed's cases and values serve every mistake
+        for d in q.diagnoses:
+            result = grade(qid, d.mistake, seed)
+            results[d.name].append(result)
+            problems += _shown_case_problems(q, d, result, seed)
+            if f"Likely mistake: {d.message}" not in result.line() and result.diagnosis is d:
+                problems.append(f"'{d.name}', seed {seed}: no 'Likely mistake' in {result.line()}")
+    for d in q.diagnoses:
+        row = mistake_verdict(q, d, results[d.name])
         if not all(row.failed):
             problems.append(f"'{row.diagnosis}' passes in seeds "
-                            f"{[s for s, f in zip(SEEDS, row.failed) if not f]}")
+                            f"{[s for s, f in zip(seeds, row.failed) if not f]}")
         if not all(row.fixed_failed):
             problems.append(f"'{row.diagnosis}' passes every fixed case in seeds "
-                            f"{[s for s, f in zip(SEEDS, row.fixed_failed) if not f]}")
+                            f"{[s for s, f in zip(seeds, row.fixed_failed) if not f]}")
         if not row.deterministic:
             problems.append(f"'{row.diagnosis}' earns {row.points}")
-        wrong = {s: n for s, n in zip(SEEDS, row.named) if n != row.diagnosis}
+        wrong = {s: n for s, n in zip(seeds, row.named) if n != row.diagnosis}
         if wrong:
             problems.append(f"'{row.diagnosis}' named {wrong}")
     assert not problems, f"{qid}: " + "; ".join(problems)
 
 
+def _reference_problems(q, seed):
+    result = grade(q.id, q.reference, seed)
+    if result.status != "passed" or result.points != q.points or result.diagnosis is not None:
+        return [result.line()]
+    if not (result.n_fixed > 0 and result.fixed_passed == result.n_fixed):
+        return [f"{result.fixed_passed}/{result.n_fixed} fixed cases passed"]
+    return []
+
+
 @pytest.mark.parametrize("qid", QIDS)
 def test_the_reference_passes_every_fixed_case(qid):
+    """Every question has fixed cases; the reference passes them and every drawn case of two
+    seeds, with full marks and no diagnosis (the quick loop's share of the next test)."""
     q = QUESTIONS[qid]
     fixed = q.make_fixed_cases() + [c for c in q.make_cases(0) if c.fixed and not
                                     any(c is f for f in q.make_fixed_cases())]
     assert fixed, f"{qid}: no fixed case"
-    for seed in (0, 1):
-        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
-        assert result.n_fixed > 0 and result.fixed_passed == result.n_fixed, result.line()
-        assert result.status == "passed" and result.points == pytest.approx(q.points)
+    for seed in QUICK_SEEDS:
+        assert not _reference_problems(q, seed), _reference_problems(q, seed)
 
 
 #: a wrong answer must fail every draw, and the right one must pass every draw: seeds enough that
 #: a draw which fails the reference one time in twenty (ex4.q10's nearly parallel directions,
 #: found by a clean-clone run) is caught with probability above 0.99
 REFERENCE_SEEDS = range(100)
-#: questions whose reference takes more than 5 s over those seeds (quiet): left to the full run
-SLOW_REFERENCE = {"ex7.q4", "ex7.q1", "ex3.q9", "ex7.q10"}
 
 
-@pytest.mark.parametrize("qid", [pytest.param(qid, id=qid, marks=_marks(qid) + (
-    [pytest.mark.slow] if qid in SLOW_REFERENCE else [])) for qid in QUESTIONS])
+@pytest.mark.slow
+@pytest.mark.parametrize("qid", QIDS)
 def test_the_reference_passes_every_drawn_case_in_every_seed(qid):
+    """Full marks (exactly the question's points), every case passed, no diagnosis, in each
+    of 100 seeds."""
     q = QUESTIONS[qid]
     failed = {}
     for seed in REFERENCE_SEEDS:
-        result = evaluate(q, q.reference, seed, detect_shortcuts=False)
-        if result.status != "passed" or result.points != pytest.approx(q.points):
-            failed[seed] = result.line()
+        problems = _reference_problems(q, seed)
+        if problems:
+            failed[seed] = problems[0]
     assert not failed, f"{qid}: the reference fails in seeds {sorted(failed)}: " + next(
         iter(failed.values()))
-
-
-@pytest.mark.parametrize("qid", QIDS)
-def test_the_diagnosis_is_shown_beside_a_case_where_its_mistake_shows(qid):
-    """The case reported with a diagnosis is one where the answer agrees with that mistake."""
-    q = QUESTIONS[qid]
-    for d in q.diagnoses:
-        result = evaluate(q, d.mistake, 5, detect_shortcuts=False)
-        if result.diagnosis is None or result.diagnosis.behaviour is not None:
-            continue            # a behaviour shows in how the answer ran, not in its value
-        number = int(result.detail.split("case ", 1)[1].split(" ", 1)[0])
-        case = q.make_cases(5)[number - 1]
-        args, kwargs = case.copied()
-        actual = d.mistake(*args, **kwargs)
-        actual = transport.roundtrip(actual)
-        expected = q.expected(case)
-        actual, _ = q.conform(actual, expected)
-        assert not q.judge(actual, expected, case)[0], f"{qid}: '{d.name}' shown beside a passing case"
-        assert result.diagnosis.agrees(actual, case, expected, q.rtol, q.atol, {}), \
-            f"{qid}: '{result.diagnosis.name}' shown beside case {number}, where it does not show"
 
 
 # --------------------------------------------------------------------- the scoring core

@@ -1,42 +1,33 @@
 """Verdicts of exercise sets 4, 5 and 6 that do not depend on luck.
 
-* Every diagnosis's mistake, run as an answer through the grader's own path (``evaluate``, what
-  ``check()`` calls) under 20 seeds, fails in each with the same points, and is named by its own
-  diagnosis; the mistake already fails on the fixed cases alone.
-* The reference passes every fixed case.
+* Every diagnosis's mistake already fails on the fixed cases alone, and is named there (that it
+  fails under 20 seeds with the same points, named by its own diagnosis, and that the reference
+  passes every fixed case, are tests/test_grading_verdicts.py's, for every set).
 * Wrong answers written as students write them (not the grader's mistake functions) fail in every
-  seed with the same points, and the diagnosis meant for them is the one named; right answers
-  written differently from the reference get full marks in every seed.
+  seed with the same points (two seeds in the quick loop, five in the full run), and the
+  diagnosis meant for them is the one named; right answers written differently from the
+  reference get full marks in every seed.
 
-``tools/verdict_table.py`` prints the table of the first point.
+``tools/verdict_table.py`` prints the table of every mistake under 20 seeds.
 """
 import math
 
 import numpy as np
 import pytest
 
-from kernelcourse.grading import evaluate, get_question
+from kernelcourse.grading import get_question
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.sealed.running import run_answer
 from kernelcourse.grading.scoring import score
 
+from verdict_support import grade
+
 SETS = ("ex4", "ex5", "ex6", "l4", "l5", "l6")
 QUESTIONS = {qid: q for qid, q in all_questions().items() if q.set_name in SETS}
-SEEDS = range(20)
 
 
 def test_every_question_of_the_sets_is_there():
     assert len(QUESTIONS) == 35
-
-
-@pytest.mark.parametrize("qid", sorted(QUESTIONS))
-def test_reference_passes_every_fixed_case(qid):
-    q = QUESTIONS[qid]
-    cases = q.make_fixed_cases()
-    assert cases, f"{qid} has no fixed cases"
-    assert all(c.fixed for c in cases)
-    result = score(q, cases, run_answer(q.reference, cases, q.time_limit))
-    assert result.status == "passed", result.line()
 
 
 @pytest.mark.parametrize("qid", sorted(QUESTIONS))
@@ -47,19 +38,6 @@ def test_every_mistake_fails_on_the_fixed_cases_and_is_named_there(qid):
         result = score(q, cases, run_answer(diagnosis.mistake, cases, q.time_limit))
         assert result.status == "failed", f"{qid}: '{diagnosis.name}' passes the fixed cases"
         assert result.diagnosis is diagnosis, (diagnosis.name, result.line())
-
-
-@pytest.mark.parametrize("qid", sorted(QUESTIONS))
-def test_every_mistake_fails_with_the_same_points_in_20_seeds(qid):
-    q = QUESTIONS[qid]
-    for diagnosis in q.diagnoses:
-        points = set()
-        for seed in SEEDS:
-            result = evaluate(q, diagnosis.mistake, seed, detect_shortcuts=False)
-            assert result.status == "failed", f"{qid}: '{diagnosis.name}' passes seed {seed}"
-            assert result.diagnosis is diagnosis, (seed, diagnosis.name, result.line())
-            points.add(round(result.points, 9))
-        assert len(points) == 1, f"{qid}: '{diagnosis.name}' earns {sorted(points)}"
 
 
 # ------------------------------------------------------------ answers written as students do
@@ -285,14 +263,19 @@ WRONG = [
 ]
 
 
+#: the seeds of the answers written as students do: two in the quick loop, five in the full run
+STUDENT_SEEDS = [pytest.param((0, 1), id="quick"),
+                 pytest.param(range(5), id="seeds", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("seeds", STUDENT_SEEDS)
 @pytest.mark.parametrize("index", range(len(WRONG)),
                          ids=[f"{qid}-{name or 'unnamed'}" for qid, _, name in WRONG])
-def test_a_student_wrong_answer_fails_every_seed_and_is_named(index):
+def test_a_student_wrong_answer_fails_every_seed_and_is_named(index, seeds):
     qid, answer, name = WRONG[index]
-    q = get_question(qid)
     points = set()
-    for seed in range(5):
-        result = evaluate(q, answer, seed)
+    for seed in seeds:
+        result = grade(qid, answer, seed, detect_shortcuts=True)
         assert result.status == "failed", f"seed {seed}: {result.line()}"
         points.add(round(result.points, 9))
         if name is not None:
@@ -330,9 +313,8 @@ RIGHT = [
 @pytest.mark.parametrize("index", range(len(RIGHT)), ids=[qid for qid, _ in RIGHT])
 def test_a_right_answer_written_differently_gets_full_marks_in_every_seed(index):
     qid, answer = RIGHT[index]
-    q = get_question(qid)
     for seed in range(5):
-        result = evaluate(q, answer, seed)
+        result = grade(qid, answer, seed, detect_shortcuts=True)
         assert result.status == "passed", f"seed {seed}: {result.line()}"
 
 

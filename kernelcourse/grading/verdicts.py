@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MistakeVerdict", "mistake_verdicts", "verdict_table"]
+__all__ = ["MistakeVerdict", "mistake_verdict", "mistake_verdicts", "verdict_table"]
 
 
 @dataclass
@@ -37,20 +37,24 @@ class MistakeVerdict:
                 and all(name == self.diagnosis for name in self.named))
 
 
+def mistake_verdict(question, diagnosis, results) -> MistakeVerdict:
+    """The row of one diagnosis, from the results of its ``mistake`` graded as the answer,
+    one result per seed."""
+    return MistakeVerdict(
+        question.id, diagnosis.name, [r.points for r in results], question.points,
+        [r.status == "failed" for r in results],
+        [r.n_fixed > 0 and r.fixed_passed < r.n_fixed for r in results],
+        [r.diagnosis.name if r.diagnosis is not None else None for r in results])
+
+
 def mistake_verdicts(question, seeds=range(20)) -> list[MistakeVerdict]:
     """Every diagnosis's ``mistake`` graded as the answer under each seed."""
     from .scoring import evaluate
 
-    rows = []
-    for diagnosis in question.diagnoses:
-        results = [evaluate(question, diagnosis.mistake, seed, detect_shortcuts=False)
-                   for seed in seeds]
-        rows.append(MistakeVerdict(
-            question.id, diagnosis.name, [r.points for r in results], question.points,
-            [r.status == "failed" for r in results],
-            [r.n_fixed > 0 and r.fixed_passed < r.n_fixed for r in results],
-            [r.diagnosis.name if r.diagnosis is not None else None for r in results]))
-    return rows
+    return [mistake_verdict(question, diagnosis,
+                            [evaluate(question, diagnosis.mistake, seed, detect_shortcuts=False)
+                             for seed in seeds])
+            for diagnosis in question.diagnoses]
 
 
 def _points(values) -> str:

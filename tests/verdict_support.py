@@ -1,0 +1,87 @@
+"""Grading a question's reference and mistakes under many seeds without computing the same
+values again and again.
+
+:func:`kernelcourse.grading.evaluate` makes a seed's cases, the reference's value on each case
+and, to diagnose a failing answer, every named mistake's value on each case; the verdict tests
+grade the reference and every mistake of a question in the same seed, and the fixed cases in
+every seed, so most of that work is the same each time. :func:`shared` gives a stand-in for a
+question whose ``make_cases`` keeps the last seeds' cases and whose reference and mistakes
+(as the diagnoses call them, never as the answer graded) keep their value per input: the answer
+under test still runs in full on every case, through the real :func:`evaluate`. :func:`grade`
+evaluates an answer with it and hands back a :class:`Result` that names the real question and
+the real diagnosis, as ``evaluate(question, ...)`` would have.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import pickle
+from collections import OrderedDict
+
+from kernelcourse.grading import evaluate
+from kernelcourse.grading.questions import all_questions
+
+QUESTIONS = all_questions()
+
+
+def _memo(func):
+    """``func`` remembering its value per input (the pickled arguments' digest); each call
+    gets its own copy, so no caller can change another's value."""
+    values: dict = {}
+
+    @functools.wraps(func)
+    def remembered(*args, **kwargs):
+        try:
+            key = hashlib.blake2b(pickle.dumps((args, kwargs), protocol=5)).digest()
+        except Exception:                       # inputs pickle cannot write: no memory
+            return func(*args, **kwargs)
+        if key not in values:
+            values[key] = func(*args, **kwargs)
+        return copy.deepcopy(values[key])
+
+    return remembered
+
+
+@functools.lru_cache(maxsize=2)
+def shared(qid: str):
+    """A stand-in for question ``qid`` that grades like it (same cases, reference, diagnoses,
+    tolerances) and keeps the values it has computed (the two questions used last)."""
+    q = QUESTIONS[qid]
+    stand_in = copy.copy(q)
+    stand_in.reference = _memo(q.reference)
+    stand_in.diagnoses = [copy.copy(d) for d in q.diagnoses]
+    for d in stand_in.diagnoses:
+        d.mistake = _memo(d.mistake)
+    made: OrderedDict = OrderedDict()
+
+    def make_cases(seed):
+        if seed not in made:
+            made[seed] = q.make_cases(seed)
+            while len(made) > 2:
+                made.popitem(last=False)
+        return made[seed]
+
+    stand_in.make_cases = make_cases
+    return stand_in
+
+
+def grade(qid: str, answer, seed: int, detect_shortcuts: bool = False):
+    """``evaluate(question, answer, seed)`` for question ``qid``, computing no reference or
+    mistake value twice; the Result names the real question and its real diagnosis."""
+    q = QUESTIONS[qid]
+    stand_in = shared(qid)
+    result = evaluate(stand_in, answer, seed, detect_shortcuts=detect_shortcuts)
+    result.question = q
+    if result.diagnosis is not None:
+        result.diagnosis = q.diagnoses[_index(stand_in.diagnoses, result.diagnosis)]
+    return result
+
+
+def _index(diagnoses, diagnosis) -> int:
+    return next(i for i, d in enumerate(diagnoses) if d is diagnosis)
+
+
+def stand_in_of(qid: str, diagnosis):
+    """The stand-in's copy of one of question ``qid``'s diagnoses (its mistake remembers)."""
+    return shared(qid).diagnoses[_index(QUESTIONS[qid].diagnoses, diagnosis)]
