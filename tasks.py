@@ -234,7 +234,7 @@ def lab_landing(page: str = START_PAGE) -> list[str]:
 def cmd_test(args: list[str]) -> None:
     """pytest with one worker per core (pytest-xdist), each test file whole on one worker
     (``--dist loadfile``: a notebook's cells run in order in one kernel, and a file's shared
-    fixtures are built once), handed out in the order of ``tests/conftest.py``'s
+    fixtures are built once), handed out in the order of the root ``conftest.py``'s
     ``LONGEST_FIRST`` (``--no-loadscope-reorder``); ``-n 0`` among the arguments runs
     everything in this process."""
     setup()
@@ -244,6 +244,11 @@ def cmd_test(args: list[str]) -> None:
     # compile every test module again (about 7 s of CPU each); the caches go to __pycache__/,
     # which git ignores
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if side_by_side:
+        # one worker per core already: each worker's BLAS on one thread, else every worker's
+        # BLAS threads (one per core) fight the other workers for the same cores
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            env.setdefault(name, "1")
     run([PYTHON, "-m", "pytest", *side_by_side, *args], env=env)
 
 
