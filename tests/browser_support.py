@@ -512,9 +512,9 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
             handle.scroll_into_view_if_needed()
             handle.focus()
             with phases("first move"):
-                changed, seconds = _press_and_wait(page, cell, handle, key, timeout)
+                changed, seconds = _press_and_wait(page, cell, handle, readout, key, timeout)
             after_readout = readout.text_content() if readout.count() else ""
-            if changed:
+            if seconds is not None:   # None: something changed, but no new picture in time
                 round_trips.append(seconds)
             if changed or after_readout != before_readout:
                 break  # the slider moved (at its end it may not: try the other way)
@@ -525,10 +525,11 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
             for _ in range(repeats - 1):
                 page.evaluate("() => { window.__kcBefore = window.__kcFingerprint(); }")
                 with phases("repeat moves"):
-                    moved, seconds = _press_and_wait(page, cell, handle, key, timeout)
+                    moved, seconds = _press_and_wait(page, cell, handle, readout, key, timeout)
                 if not moved:
                     break
-                round_trips.append(seconds)
+                if seconds is not None:
+                    round_trips.append(seconds)
                 with phases("settle"):
                     _settle(page, settle_timeout)
             # then a burst of quick moves, as a hand dragging the slider: no plot may vanish
@@ -564,31 +565,59 @@ def _settle(page, timeout: float) -> None:
 # anything the notebook shows changed (the fingerprint): the round trip of one slider move.
 # It is polled every few milliseconds, so the image case compares the sources one by one
 # (the same strings are the same objects: no copy of the PNGs' data URLs per poll).
+# In a cell with images, a move may also end with the same picture and other changes (a
+# printed line): once something changed and the kernel is idle again, no picture is coming
+# (checked at most every 100 ms, the fingerprint being dear), so that wait ends too ("other").
 JS_PICTURE_CHANGED = """cell => {
-  if (window.__kcImages === null) return window.__kcFingerprint() !== window.__kcBefore;
+  if (window.__kcImages === null) return window.__kcFingerprint() !== window.__kcBefore && 'picture';
   const imgs = [...cell.querySelectorAll('.jp-OutputArea-output img')];
   const old = window.__kcImages;
   const differ = imgs.length !== old.length || imgs.some((img, k) => (img.currentSrc || img.src) !== old[k]);
-  return differ && imgs.every(i => i.complete);
+  const complete = imgs.every(i => i.complete);
+  if (differ) return complete && 'picture';
+  let kernel = '';
+  try { kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status; } catch (e) {}
+  const now = Date.now();
+  if (kernel !== 'idle' || !complete || now - (window.__kcChecked || 0) < 100) return false;
+  window.__kcChecked = now;
+  return window.__kcFingerprint() !== window.__kcBefore && 'other';
 }"""
 
 
-def _press_and_wait(page, cell, handle, key, timeout: float):
-    """Press ``key`` on the slider handle; return (changed, seconds until the picture changed)."""
+def _press_and_wait(page, cell, handle, readout, key, timeout: float):
+    """Press ``key`` on the slider handle; return (changed, seconds until the picture changed).
+
+    A slider at the end of its range does not move: when its readout shows the same value
+    a moment after the key (the page updates it at once), no callback runs, and nothing is
+    waited for."""
+    value = readout.text_content() if readout.count() else None
     images = cell.evaluate("""c => { const imgs = [...c.querySelectorAll('.jp-OutputArea-output img')];
         window.__kcImages = imgs.length ? imgs.map(i => i.currentSrc || i.src) : null;
         return imgs.length; }""")
+    page.evaluate("() => { window.__kcChecked = Date.now(); }")
     start = time.monotonic()
     handle.press(key)
+    if value is not None and not _readout_moved(page, readout, value):
+        return False, None
     try:
         # the fingerprint (no images) reads every output of the notebook: polled less often
-        page.wait_for_function(JS_PICTURE_CHANGED, arg=cell.element_handle(),
-                               timeout=timeout * 1000, polling=5 if images else 25)
-        seconds = time.monotonic() - start
+        what = page.wait_for_function(JS_PICTURE_CHANGED, arg=cell.element_handle(),
+                                      timeout=timeout * 1000, polling=5 if images else 25)
+        seconds = time.monotonic() - start if what.json_value() == "picture" else None
     except Exception:  # Playwright's TimeoutError: no new picture; did anything else change?
         seconds = None
     changed = page.evaluate("window.__kcFingerprint() !== window.__kcBefore")
     return changed, seconds if changed and seconds is not None else None
+
+
+def _readout_moved(page, readout, value: str, wait: float = 0.5) -> bool:
+    deadline = time.monotonic() + wait
+    while True:
+        if readout.text_content() != value:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(20)
 
 
 def _screenshot(page, path: Path) -> None:
