@@ -6,8 +6,8 @@ Three pieces, each usable on its own (the browser test combines them):
   the browser is never downloaded.
 * :class:`LabServer` starts JupyterLab on a free loopback port with its own
   config, data, runtime and IPython folders inside a temporary directory, serving
-  *copies* of the notebooks, so nothing in the repository changes; it stops the
-  server (and with it the kernels) on exit.
+  *copies* of the notebooks without their stored outputs, so nothing in the
+  repository changes; it stops the server (and with it the kernels) on exit.
 * :func:`exercise_notebook` opens one notebook in a Playwright page, runs all
   cells, checks that every widget rendered and no cell shows an error, moves the
   first slider of every widget output and checks that something it drives (a plot,
@@ -108,6 +108,12 @@ class LabServer:
             # Run every notebook in this environment's kernel, whatever it was saved with.
             data.setdefault("metadata", {})["kernelspec"] = {
                 "name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+            # Without its stored outputs: Run All replaces them all anyway, and the page would
+            # first render (and decode) every stored plot; an output seen after the run can
+            # then only come from this run (a cell that never ran shows nothing stale).
+            for cell in data.get("cells", []):
+                if cell.get("cell_type") == "code":
+                    cell["outputs"], cell["execution_count"] = [], None
             (self.root / nb.name).write_text(json.dumps(data), encoding="utf-8")
         # A kernelspec in our own data folder wins over any stray system-wide one.
         spec_dir = dirs["data"] / "kernels" / "python3"
@@ -128,6 +134,13 @@ class LabServer:
 
     # -- start / stop --------------------------------------------------------------
     def start(self) -> "LabServer":
+        """Start the server and wait until it answers."""
+        self.launch()
+        return self.wait_ready()
+
+    def launch(self) -> "LabServer":
+        """Start the server without waiting for it (:meth:`wait_ready` waits), so that
+        something else, e.g. the browser, can start meanwhile."""
         env = self._prepare()
         cmd = [sys.executable, "-m", "jupyterlab", "--no-browser",
                "--ip=127.0.0.1", f"--port={free_port()}", "--ServerApp.port_retries=50",
@@ -142,7 +155,14 @@ class LabServer:
         self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdin=subprocess.DEVNULL,
                                      stdout=self._log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
-        runtime = Path(env["JUPYTER_RUNTIME_DIR"])
+        self._runtime = Path(env["JUPYTER_RUNTIME_DIR"])
+        return self
+
+    def wait_ready(self) -> "LabServer":
+        """Wait until the launched server answers on its port (at once if it did before)."""
+        if self.url and self._status_ok():
+            return self
+        runtime = self._runtime
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -336,6 +356,11 @@ class NotebookReport:
     moves: list[SliderMove] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     screenshot: Path | None = None
+    phases: dict = field(default_factory=dict)  # seconds spent in each phase (see Phases)
+    # processes the kernels had started (besides themselves) when the notebook was closed,
+    # and those of them still running once its kernel was shut down (recorded, not asserted)
+    background: list[str] = field(default_factory=list)
+    left_running: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         moved = ", ".join(f"cell {m.cell} '{m.label}' {m.before}->{m.after}"
@@ -346,7 +371,78 @@ class NotebookReport:
                 f"worst {trips[-1]:.0f} ms; " if trips else "")
         return (f"{self.name}: {self.code_cells} code cells, {self.widget_views} widget views, "
                 f"{self.sliders} slider handles; moved: {moved or 'none'}; {trip}"
-                f"{self.seconds:.1f} s; screenshot {self.screenshot}")
+                f"{self.seconds:.1f} s ({self.phase_text()}); "
+                f"processes beside the kernel at the end: {self.background or 'none'}, "
+                f"still running after its shutdown: {self.left_running or 'none'}; "
+                f"screenshot {self.screenshot}")
+
+    def phase_text(self) -> str:
+        return ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.phases.items())
+
+
+def _processes_below(pid: int) -> dict:
+    """``{(pid, start time): command}`` of every process descending from ``pid`` (Linux's /proc;
+    empty elsewhere)."""
+    table = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+            fields = text[text.rindex(")") + 2:].split()
+            cmd = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except (OSError, ValueError):
+            continue
+        table[int(stat.parent.name)] = (int(fields[1]), fields[19], cmd.strip())
+    found, todo = {}, [pid]
+    while todo:
+        parent = todo.pop()
+        for child, (ppid, start, cmd) in table.items():
+            if ppid == parent:
+                found[(child, start)] = cmd
+                todo.append(child)
+    return found
+
+
+def _still_running(processes: dict) -> list[str]:
+    alive = []
+    for (pid, start), cmd in processes.items():
+        try:
+            text = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()
+        if fields[19] == start and fields[0] != "Z":
+            alive.append(cmd)
+    return alive
+
+
+def _short(cmd: str) -> str:
+    """A process's name: the module of ``python -m MODULE``, else its program's."""
+    words = cmd.split()
+    if "-m" in words[:-1]:
+        return words[words.index("-m") + 1]
+    return Path(words[0]).name if words else cmd
+
+
+class Phases:
+    """Wall-clock seconds per named phase, summed into a dict (recorded, never asserted)::
+
+        with phases("run all"): ...
+    """
+
+    def __init__(self, into: dict):
+        self.into = into
+
+    def __call__(self, name: str):
+        import contextlib
+
+        @contextlib.contextmanager
+        def timed():
+            start = time.monotonic()
+            try:
+                yield
+            finally:
+                self.into[name] = self.into.get(name, 0.0) + time.monotonic() - start
+        return timed()
 
 
 def _wait(page, js: str, predicate, timeout: float, what: str, poll: float = 0.15):
@@ -379,7 +475,8 @@ def _run_all(page, timeout: float) -> dict:
 
 
 def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: int = 3,
-                  burst: int = 4, shots: Path | None = None) -> list[SliderMove]:
+                  burst: int = 4, shots: Path | None = None,
+                  phases: Phases | None = None) -> list[SliderMove]:
     """Move the first slider of each cell that has sliders; note what changed.
 
     ``timeout`` bounds the wait for a change after a key press; ``settle_timeout``
@@ -388,7 +485,8 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
     to new picture (``SliderMove.round_trips``, recorded, not asserted), then ``burst``
     times in quick succession, after which every plot must still be there. With ``shots``
     (a path whose name is a prefix), each widget's output is photographed after its moves
-    as ``PREFIX_cellN.png``."""
+    as ``PREFIX_cellN.png``; ``phases`` sums the seconds of each step."""
+    phases = phases or Phases({})
     page.evaluate(JS_FINGERPRINT_FN)
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     moves = []
@@ -406,35 +504,41 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
         before_readout = readout.text_content() if readout.count() else ""
         images = cell.locator(".jp-OutputArea-output img")
         images_before = images.count()
-        before = page.evaluate("window.__kcFingerprint()")
-        page.evaluate("s => { window.__kcBefore = s; }", before)
+        page.evaluate("() => { window.__kcBefore = window.__kcFingerprint(); }")
         changed = False
         after_readout = before_readout
         round_trips = []
         for key in ("ArrowRight", "ArrowLeft", "ArrowUp"):
             handle.scroll_into_view_if_needed()
             handle.focus()
-            changed, seconds = _press_and_wait(page, cell, handle, key, timeout)
+            with phases("first move"):
+                changed, seconds = _press_and_wait(page, cell, handle, readout, key, timeout)
             after_readout = readout.text_content() if readout.count() else ""
-            if changed:
+            if seconds is not None:   # None: something changed, but no new picture in time
                 round_trips.append(seconds)
             if changed or after_readout != before_readout:
                 break  # the slider moved (at its end it may not: try the other way)
         if changed:
-            _settle(page, settle_timeout)
+            with phases("settle"):
+                _settle(page, settle_timeout)
             # more single moves the same way, each timed from key press to new picture
             for _ in range(repeats - 1):
                 page.evaluate("() => { window.__kcBefore = window.__kcFingerprint(); }")
-                moved, seconds = _press_and_wait(page, cell, handle, key, timeout)
+                with phases("repeat moves"):
+                    moved, seconds = _press_and_wait(page, cell, handle, readout, key, timeout)
                 if not moved:
                     break
-                round_trips.append(seconds)
-                _settle(page, settle_timeout)
+                if seconds is not None:
+                    round_trips.append(seconds)
+                with phases("settle"):
+                    _settle(page, settle_timeout)
             # then a burst of quick moves, as a hand dragging the slider: no plot may vanish
-            for _ in range(burst):
-                handle.press(key)
+            with phases("burst"):
+                for _ in range(burst):
+                    handle.press(key)
         # Let the kernel finish the callbacks and the plot settle before going on.
-        _settle(page, settle_timeout)
+        with phases("settle"):
+            _settle(page, settle_timeout)
         slider.evaluate("e => e.removeAttribute('data-kc-moving')")
         if shots is not None:
             output = cell.locator(".jp-Cell-outputWrapper").first
@@ -443,7 +547,8 @@ def _move_sliders(page, timeout: float, settle_timeout: float = 60.0, repeats: i
                 const imgs = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) img');
                 await Promise.all([...imgs].map(i => i.decode().catch(() => null))); }""")
             shots.parent.mkdir(parents=True, exist_ok=True)
-            output.screenshot(path=str(shots.parent / f"{shots.name}_cell{i + 1}.png"))
+            with phases("widget shots"):
+                output.screenshot(path=str(shots.parent / f"{shots.name}_cell{i + 1}.png"))
         moves.append(SliderMove(cell=i + 1, label=label.strip(), before=(before_readout or "").strip(),
                                 after=(after_readout or "").strip(), changed=changed,
                                 images_before=images_before, images_after=images.count(),
@@ -458,28 +563,61 @@ def _settle(page, timeout: float) -> None:
 
 # Resolves when the cell's plots changed (a new image), or, in a cell without images, when
 # anything the notebook shows changed (the fingerprint): the round trip of one slider move.
+# It is polled every few milliseconds, so the image case compares the sources one by one
+# (the same strings are the same objects: no copy of the PNGs' data URLs per poll).
+# In a cell with images, a move may also end with the same picture and other changes (a
+# printed line): once something changed and the kernel is idle again, no picture is coming
+# (checked at most every 100 ms, the fingerprint being dear), so that wait ends too ("other").
 JS_PICTURE_CHANGED = """cell => {
-  const srcs = [...cell.querySelectorAll('.jp-OutputArea-output img')].map(i => i.currentSrc || i.src);
-  if (window.__kcImages === null) return window.__kcFingerprint() !== window.__kcBefore;
-  return srcs.join('\u0001') !== window.__kcImages
-         && [...cell.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete);
+  if (window.__kcImages === null) return window.__kcFingerprint() !== window.__kcBefore && 'picture';
+  const imgs = [...cell.querySelectorAll('.jp-OutputArea-output img')];
+  const old = window.__kcImages;
+  const differ = imgs.length !== old.length || imgs.some((img, k) => (img.currentSrc || img.src) !== old[k]);
+  const complete = imgs.every(i => i.complete);
+  if (differ) return complete && 'picture';
+  let kernel = '';
+  try { kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status; } catch (e) {}
+  const now = Date.now();
+  if (kernel !== 'idle' || !complete || now - (window.__kcChecked || 0) < 100) return false;
+  window.__kcChecked = now;
+  return window.__kcFingerprint() !== window.__kcBefore && 'other';
 }"""
 
 
-def _press_and_wait(page, cell, handle, key, timeout: float):
-    """Press ``key`` on the slider handle; return (changed, seconds until the picture changed)."""
-    cell.evaluate("""c => { const imgs = [...c.querySelectorAll('.jp-OutputArea-output img')];
-        window.__kcImages = imgs.length ? imgs.map(i => i.currentSrc || i.src).join('\u0001') : null; }""")
+def _press_and_wait(page, cell, handle, readout, key, timeout: float):
+    """Press ``key`` on the slider handle; return (changed, seconds until the picture changed).
+
+    A slider at the end of its range does not move: when its readout shows the same value
+    a moment after the key (the page updates it at once), no callback runs, and nothing is
+    waited for."""
+    value = readout.text_content() if readout.count() else None
+    images = cell.evaluate("""c => { const imgs = [...c.querySelectorAll('.jp-OutputArea-output img')];
+        window.__kcImages = imgs.length ? imgs.map(i => i.currentSrc || i.src) : null;
+        return imgs.length; }""")
+    page.evaluate("() => { window.__kcChecked = Date.now(); }")
     start = time.monotonic()
     handle.press(key)
+    if value is not None and not _readout_moved(page, readout, value):
+        return False, None
     try:
-        page.wait_for_function(JS_PICTURE_CHANGED, arg=cell.element_handle(),
-                               timeout=timeout * 1000, polling=5)
-        seconds = time.monotonic() - start
+        # the fingerprint (no images) reads every output of the notebook: polled less often
+        what = page.wait_for_function(JS_PICTURE_CHANGED, arg=cell.element_handle(),
+                                      timeout=timeout * 1000, polling=5 if images else 25)
+        seconds = time.monotonic() - start if what.json_value() == "picture" else None
     except Exception:  # Playwright's TimeoutError: no new picture; did anything else change?
         seconds = None
     changed = page.evaluate("window.__kcFingerprint() !== window.__kcBefore")
     return changed, seconds if changed and seconds is not None else None
+
+
+def _readout_moved(page, readout, value: str, wait: float = 0.5) -> bool:
+    deadline = time.monotonic() + wait
+    while True:
+        if readout.text_content() != value:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        page.wait_for_timeout(20)
 
 
 def _screenshot(page, path: Path) -> None:
@@ -518,6 +656,7 @@ class LabBrowser:
             args=CHROMIUM_ARGS, viewport=VIEWPORT)
         self.page_errors: list[str] = []
         self.page = None
+        server.wait_ready()   # it may have been launched just before the browser
         self._load_lab()
 
     def _load_lab(self) -> None:
@@ -551,48 +690,60 @@ class LabBrowser:
         widgets, save a screenshot; the report lists every problem found."""
         start = time.monotonic()
         report = NotebookReport(name=name)
+        phases = Phases(report.phases)
         n_errors = len(self.page_errors)
         page = self.page
         try:
-            page.evaluate("""async name => {
-                const app = window.jupyterapp;
-                const nb = await app.commands.execute('docmanager:open',
-                                                      {path: name, factory: 'Notebook'});
-                // the Launcher JupyterLab puts in an empty main area is not wanted
-                for (const w of Array.from(app.shell.widgets('main'))) if (w !== nb) w.dispose();
-            }""", name)
-            page.wait_for_selector(
-                ".jp-NotebookPanel:not(.lm-mod-hidden) "
-                ".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                timeout=self.timeout * 1000)
-            page.locator("#jp-main-statusbar", has_text="Idle").wait_for(
-                timeout=self.timeout * 1000)
-            state = _run_all(page, self.timeout)
+            with phases("open"):
+                page.evaluate("""async name => {
+                    const app = window.jupyterapp;
+                    const nb = await app.commands.execute('docmanager:open',
+                                                          {path: name, factory: 'Notebook'});
+                    // the Launcher JupyterLab puts in an empty main area is not wanted
+                    for (const w of Array.from(app.shell.widgets('main'))) if (w !== nb) w.dispose();
+                }""", name)
+                page.wait_for_selector(
+                    ".jp-NotebookPanel:not(.lm-mod-hidden) "
+                    ".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                    timeout=self.timeout * 1000)
+            with phases("kernel start"):
+                page.locator("#jp-main-statusbar", has_text="Idle").wait_for(
+                    timeout=self.timeout * 1000)
+            with phases("run all"):
+                state = _run_all(page, self.timeout)
             report.code_cells = state["cells"]
             if state["pending"]:
                 report.problems.append(f"{state['pending']} code cell(s) never ran "
                                        "(Run All stops at the first failing cell)")
-            try:
-                _wait(page, JS_LOADING, lambda loading: not loading, self.timeout,
-                      "widgets to render")
-            except TimeoutError:
-                pass  # reported below as "Loading widget..." left
+            with phases("widgets render"):
+                try:
+                    _wait(page, JS_LOADING, lambda loading: not loading, self.timeout,
+                          "widgets to render")
+                except TimeoutError:
+                    pass  # reported below as "Loading widget..." left
             counts = page.evaluate(JS_WIDGET_COUNTS)
             report.widget_views, report.sliders = counts["views"], counts["sliders"]
             report.moves = _move_sliders(page, move_timeout or self.move_timeout, self.timeout,
-                                         shots=widget_shots)
+                                         shots=widget_shots, phases=phases)
             # after the moves, so that callbacks which raised are caught too
-            report.problems += page.evaluate(JS_PROBLEMS)
+            with phases("problems"):
+                report.problems += page.evaluate(JS_PROBLEMS)
             report.problems += _judge_moves(report.moves)
-            _screenshot(page, screenshot)
+            with phases("screenshot"):
+                _screenshot(page, screenshot)
             report.screenshot = screenshot
         finally:
             report.problems += self.page_errors[n_errors:]
-            try:
-                self._close_documents()
-            except Exception:  # the page is broken: start the next notebook afresh
-                self._load_lab()
-            self.server.shutdown_kernels()
+            below = _processes_below(self.server.proc.pid) if self.server.proc else {}
+            others = {k: c for k, c in below.items() if "ipykernel_launcher" not in c}
+            report.background = sorted(_short(c) for c in others.values())
+            with phases("close"):
+                try:
+                    self._close_documents()
+                except Exception:  # the page is broken: start the next notebook afresh
+                    self._load_lab()
+                self.server.shutdown_kernels()
+            report.left_running = sorted(_short(c) for c in _still_running(others))
             report.seconds = time.monotonic() - start
         return report
 

@@ -112,14 +112,36 @@ def check_site(html: Path, screenshots: Path | None = None, chromium: str | None
                     if urlparse(req.url).hostname in LOOPBACK else None)
             page.on("response", lambda resp: failed(f"{resp.url}: HTTP {resp.status}")
                     if resp.status >= 400 else None)
+            # the requests still in flight: a page's step is over when they have all answered
+            in_flight = set()
+            page.on("request", lambda req: in_flight.add(req))
+            page.on("requestfinished", lambda req: in_flight.discard(req))
+            page.on("requestfailed", lambda req: in_flight.discard(req))
+
+            def answered(seconds=10.0):
+                deadline = time.monotonic() + seconds
+                while in_flight and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)   # lets Playwright deliver the events meanwhile
             started = time.perf_counter()
+            timing = report["timing"] = {}     # seconds per step, summed over the pages
+
+            def clock(name, t0):
+                now = time.perf_counter()
+                timing[name] = timing.get(name, 0.0) + now - t0
+                return now
+
             for rel in site_pages(html):
                 phase["name"] = "page"
+                t0 = time.perf_counter()
                 page.goto(f"{base}/{rel}", wait_until="load")
+                t0 = clock("load", t0)
                 facts = page.evaluate(_PAGE_FACTS)
+                t0 = clock("facts", t0)
                 phase["name"] = "axe"
                 facts["axe"] = axe_violations(page)
-                page.wait_for_timeout(200)      # axe's last fetches answer in this phase
+                t0 = clock("axe", t0)
+                answered()                      # axe's last fetches answer in this phase
+                t0 = clock("wait", t0)
                 report["pages"][rel] = facts
                 if screenshots is not None and rel in SCREENSHOTS:
                     screenshots.mkdir(parents=True, exist_ok=True)
@@ -127,6 +149,7 @@ def check_site(html: Path, screenshots: Path | None = None, chromium: str | None
                         page.locator("img[alt*='drawn at']").first.scroll_into_view_if_needed()
                         page.evaluate("window.scrollBy(0, -260)")
                     page.screenshot(path=str(screenshots / SCREENSHOTS[rel]))
+                    clock("screenshots", t0)
             report["axe_version"] = axe_version(page)
             report["seconds"] = time.perf_counter() - started
             browser.close()

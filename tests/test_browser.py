@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -75,13 +76,18 @@ def lab(request, tmp_path_factory):
                      "`python3 tasks.py test` installs it with the test extra")
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with LabServer(NOTEBOOKS, workdir) as server:
+    started = time.monotonic()
+    server = LabServer(NOTEBOOKS, workdir).launch()   # Chromium starts while it does
+    try:
         with sync_playwright() as playwright:
             browser = LabBrowser(playwright, server, chromium, workdir / "chromium-profile")
+            _announce(request, f"JupyterLab and Chromium ready in {time.monotonic() - started:.1f} s")
             try:
                 yield browser
             finally:
                 browser.close()
+    finally:
+        server.stop()
     _announce(request, f"screenshots (NOTEBOOK.png) and what was checked (NOTEBOOK.txt) "
                        f"in {SCREENSHOTS}")
 

@@ -162,7 +162,8 @@ def test_every_page_offline_in_chromium(site, tmp_path):
                f"{len(report['left'])} requests left the machine, "
                f"{len(report['failed'])} failed on the loopback "
                f"(and {len(report['axe_fetch_failed'])} of axe-core's own style-sheet fetches)",
-               f"{report['seconds']:.0f} s in the browser"]
+               f"{report['seconds']:.0f} s in the browser ("
+               + ", ".join(f"{k} {v:.1f} s" for k, v in report.get("timing", {}).items()) + ")"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "summary.txt").write_text("\n".join(summary) + "\n")
     assert report["left"] == [], f"requests left the machine: {report['left'][:5]}"
