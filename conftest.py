@@ -14,8 +14,6 @@ keeps the real workers.
 """
 from __future__ import annotations
 
-import os
-
 import pytest
 
 
@@ -28,18 +26,10 @@ def pytest_runtest_setup(item):
     """Set the kernel's environment while nbval starts it (in its notebook's set-up)."""
     if not _is_nbval_cell(item):
         return (yield)
-    from kernelcourse._execute import KERNEL_ENV
+    from kernelcourse._execute import kernel_environment
 
-    saved = {name: os.environ.get(name) for name in KERNEL_ENV}
-    os.environ.update(KERNEL_ENV)
-    try:
+    with kernel_environment():
         return (yield)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 #: Test files in the order pytest-xdist should hand them out, the longest first (worker seconds

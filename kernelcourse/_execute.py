@@ -8,11 +8,12 @@ widget state with fresh model ids) is stripped before writing.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
 
-__all__ = ["execute_notebook", "strip_volatile_metadata"]
+__all__ = ["execute_notebook", "kernel_environment", "strip_volatile_metadata"]
 
 #: environment for the kernel that executes a stored notebook
 KERNEL_ENV = {
@@ -27,6 +28,22 @@ KERNEL_ENV = {
     "OPENBLAS_NUM_THREADS": "1",
     "OMP_NUM_THREADS": "1",
 }
+
+
+@contextlib.contextmanager
+def kernel_environment():
+    """This process's environment with :data:`KERNEL_ENV` set, as it was again afterwards:
+    a kernel started inside inherits it."""
+    saved = {name: os.environ.get(name) for name in KERNEL_ENV}
+    os.environ.update(KERNEL_ENV)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -97,21 +114,13 @@ def execute_notebook(path, timeout: int = 60, write: bool = True):
         if cell.cell_type == "code":
             cell.outputs = []
             cell.execution_count = None
-    saved = {k: os.environ.get(k) for k in KERNEL_ENV}
-    os.environ.update(KERNEL_ENV)
-    try:
+    with kernel_environment():
         client = NotebookClient(
             nb, timeout=timeout, kernel_name="python3",
             resources={"metadata": {"path": str(path.parent.resolve())}})
         start = time.perf_counter()
         client.execute()
         seconds = time.perf_counter() - start
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     strip_volatile_metadata(nb)
     nb.metadata["kernelspec"] = {"display_name": "Python 3 (ipykernel)",
                                  "language": "python", "name": "python3"}

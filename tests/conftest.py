@@ -43,4 +43,3 @@ def shown_pngs(monkeypatch):
 
     monkeypatch.setattr(IPython.display, "display", display)
     return pngs
-

@@ -122,14 +122,20 @@ def test_no_module_is_over_600_lines():
     assert over == {}, f"modules over {MODULE_LINES} lines (split them along the lecture's concepts): {over}"
 
 
-def test_the_longest_first_schedule_names_files_that_exist_once_each():
-    """A renamed file would silently fall back to the end of the schedule."""
+def _root_conftest():
+    """The repository's root ``conftest.py``, loaded as a module of its own (``tests/`` has a
+    ``conftest`` too)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    root_conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(root_conftest)
-    LONGEST_FIRST = root_conftest.LONGEST_FIRST
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_longest_first_schedule_names_files_that_exist_once_each():
+    """A renamed file would silently fall back to the end of the schedule."""
+    LONGEST_FIRST = _root_conftest().LONGEST_FIRST
     assert len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
     missing = [path for path in LONGEST_FIRST if not (ROOT / path).is_file()]
     assert missing == [], f"conftest.py LONGEST_FIRST names files that do not exist: {missing}"
@@ -138,15 +144,11 @@ def test_the_longest_first_schedule_names_files_that_exist_once_each():
 def test_nbval_starts_each_kernel_in_the_environment_the_outputs_were_stored_in(monkeypatch):
     """The root conftest sets ``_execute.KERNEL_ENV`` only while nbval starts a kernel, then
     restores this process's environment; other tests' set-ups are left alone."""
-    import importlib.util
-
     from nbval.plugin import IPyNbCell
 
     from kernelcourse._execute import KERNEL_ENV
 
-    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
-    root_conftest = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(root_conftest)
+    root_conftest = _root_conftest()
     assert KERNEL_ENV["KERNELCOURSE_COST_PROCESSES"] == "0"
     monkeypatch.setenv("KERNELCOURSE_COST_PROCESSES", "2")
     monkeypatch.delenv("IPYKERNEL_CELL_NAME", raising=False)
