@@ -2,13 +2,12 @@
 marks, the untouched student versions earn zero without an error."""
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
 
 from kernelcourse.grading import get_question
-from kernelcourse.grading.grader import answer_cells
+from kernelcourse.grading.grader import answer_cells, grade_notebook
 from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
                                            student_name, student_notebook, student_source)
 
@@ -134,30 +133,18 @@ def test_every_answer_cell_is_graded_and_every_check_matches_its_cell(path):
 # --------------------------------------------------------------------- scores
 @pytest.fixture(scope="module")
 def graded():
-    """Grades one notebook file as ``grade_notebook`` does (its defaults, a fresh secret seed,
-    the set most of its answer cells belong to, the file in a process of its own that ends
-    with it), but through one sealed worker for the module, as ``kernelcourse grade`` grades
-    a folder (``grade_notebook`` starts a worker per file: tests/test_grading_command.py and
-    tests/test_grading_handback.py call it)."""
-    from kernelcourse.grading.grader import (DEFAULTS, _grade, _read, choose_assignment,
-                                             new_seed)
-    from kernelcourse.grading.questions import all_questions
+    """``grade_notebook`` with its defaults (a fresh secret seed, the set most of the file's
+    answer cells belong to, the file in a process of its own that ends with it), through one
+    sealed worker for the module, as ``kernelcourse grade`` grades a folder (without ``pool``
+    it starts a worker per file: tests/test_grading_command.py and
+    tests/test_grading_handback.py call it so)."""
     from kernelcourse.grading.sealed.pool import WorkerPool
     from kernelcourse.grading.sealed.sandbox import probe
 
     sandbox = probe()
     pool = WorkerPool(1024, sandbox)
-
-    def grade(path):
-        intake = _read(Path(path), int(DEFAULTS["max_notebook_mb"] * 1024 * 1024))
-        selection = choose_assignment([list(intake.answers)]) if intake.answers else []
-        return _grade(intake, all_questions(), selection, sandbox, seed=new_seed(),
-                      question_timeout=DEFAULTS["question_timeout"],
-                      submission_timeout=DEFAULTS["submission_timeout"], memory_mb=1024,
-                      pool=pool)
-
     try:
-        yield grade
+        yield lambda path: grade_notebook(path, memory_mb=1024, sandbox=sandbox, pool=pool)
     finally:
         pool.close()
 

@@ -127,13 +127,16 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                    question_timeout=DEFAULTS["question_timeout"],
                    submission_timeout=DEFAULTS["submission_timeout"],
                    memory_mb=DEFAULTS["memory_mb"], sandbox="auto",
-                   max_notebook_mb=DEFAULTS["max_notebook_mb"]) -> Submission:
+                   max_notebook_mb=DEFAULTS["max_notebook_mb"], pool=None) -> Submission:
     """Grade one notebook file in a fresh sealed worker; never raises for a bad submission.
 
     ``selection`` fixes the questions (default: the set most of its answer
     cells belong to). ``sandbox``: ``"auto"`` (find one, or raise
     :class:`~kernelcourse.grading.sealed.sandbox.SandboxUnavailable`), a
     :class:`~kernelcourse.grading.sealed.sandbox.Sandbox`, or None for none.
+    ``pool``: a :class:`~kernelcourse.grading.sealed.pool.WorkerPool` made with the same
+    sandbox and ``memory_mb``, whose worker grades this file in a process of its own (as
+    ``kernelcourse grade`` grades a folder), or None to start a worker for this file.
     """
     sandbox = probe() if sandbox == "auto" else sandbox
     seed = new_seed() if seed is None else seed
@@ -142,7 +145,7 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
         selection = choose_assignment([list(intake.answers)])
     return _grade(intake, all_questions(), selection or [], sandbox, seed=seed,
                   question_timeout=question_timeout, submission_timeout=submission_timeout,
-                  memory_mb=memory_mb)
+                  memory_mb=memory_mb, pool=pool)
 
 
 def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, question_timeout,
