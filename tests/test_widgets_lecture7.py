@@ -23,6 +23,16 @@ def test_margin_state_is_the_svm_of_the_module():
     assert_allclose(state["F"].ravel()[[0, 123, 999]], f, atol=1e-10)
 
 
+@pytest.mark.parametrize("gamma", [0.03, 1.0, 30.0])
+def test_grid_values_by_the_factorised_kernel_are_the_kernel_expansion_at_every_grid_point(gamma):
+    rng = np.random.default_rng(3)
+    X_sv, coef, xs = rng.normal(size=(17, 2)), rng.normal(size=17), np.linspace(-3, 3, 41)
+    xx, yy = np.meshgrid(xs, xs)
+    G = np.c_[xx.ravel(), yy.ravel()]
+    expected = (RBF(gamma)(G, X_sv) @ coef + 0.25).reshape(xx.shape)
+    assert_allclose(L.grid_decision_values(xs, X_sv, coef, gamma, 0.25), expected, rtol=1e-12, atol=1e-12)
+
+
 def test_small_C_makes_every_point_a_support_vector_and_large_C_few():
     X, y = L.margin_data(60)
     assert L.margin_state(X, y, C=0.01, gamma=1.0)["n_sv"] == 60

@@ -26,7 +26,7 @@ from kernelcourse._validation import check_choice, check_nonnegative_int, check_
 from kernelcourse.kernels import RBF, Linear
 from kernelcourse.widgets import FigureView, interactive_figure
 
-__all__ = ["margin_data", "margin_state", "plot_margin_state", "update_margin_state", "margin_readout",
+__all__ = ["margin_data", "margin_state", "grid_decision_values", "plot_margin_state", "update_margin_state", "margin_readout",
            "margin_widget", "smo_data", "smo_trace", "smo_state", "plot_smo_state", "update_smo_state",
            "smo_readout", "smo_widget"]
 
@@ -58,18 +58,32 @@ def margin_state(X, y, C, gamma, grid=150):
     """
     C = check_positive(C, "C")
     gamma = check_positive(gamma, "gamma")
-    kernel = RBF(gamma)
-    run = svm.smo(kernel(X), y, C=C, tol=1e-3)
+    K = RBF(gamma)(X)
+    run = svm.smo(K, y, C=C, tol=1e-3)
     sv = run.alpha > 0
     xs = np.linspace(*_BOX, grid)
     xx, yy = np.meshgrid(xs, xs)
-    G = np.c_[xx.ravel(), yy.ravel()]
-    F = (kernel(G, X[sv]) @ (run.alpha[sv] * y[sv]) + run.b).reshape(xx.shape)
-    f_train = svm.decision_values(run.alpha, kernel(X), y, run.b)
+    F = grid_decision_values(xs, X[sv], run.alpha[sv] * y[sv], gamma, run.b)
+    f_train = svm.decision_values(run.alpha, K, y, run.b)
     return {"C": C, "gamma": gamma, "alpha": run.alpha, "b": run.b,
             "free": sv & (run.alpha < C), "bound": run.alpha >= C, "n_sv": int(sv.sum()),
             "loo_bound": svm.loo_bound(run.alpha), "train_error": float(np.mean(np.sign(f_train) != y)),
             "xx": xx, "yy": yy, "F": F}
+
+
+def grid_decision_values(xs, X_sv, coef, gamma, b):
+    """``f(x) = sum_s coef_s exp(-gamma ||x - x_s||^2) + b`` on the grid ``xs x xs`` of the plane,
+    as an array ``F[i, j] = f(xs[j], xs[i])`` (rows along the second coordinate, as ``meshgrid``).
+
+    The RBF kernel of the plane factorises over the two coordinates,
+    ``exp(-gamma ||x - x_s||^2) = exp(-gamma (x_1 - x_s1)^2) exp(-gamma (x_2 - x_s2)^2)``, so the
+    grid's values are one matrix product ``E_2 diag(coef) E_1^T`` of two ``(grid, #SV)`` tables of
+    exponentials, instead of ``grid^2 #SV`` of them."""
+    xs = np.asarray(xs, dtype=float)
+    X_sv = np.asarray(X_sv, dtype=float).reshape(-1, 2)
+    E1 = np.exp(-gamma * (xs[:, None] - X_sv[None, :, 0]) ** 2)
+    E2 = np.exp(-gamma * (xs[:, None] - X_sv[None, :, 1]) ** 2)
+    return (E2 * np.asarray(coef, dtype=float)) @ E1.T + b
 
 
 def plot_margin_state(state, X, y, ax):
