@@ -25,7 +25,7 @@ SEEDS = range(20)
 
 
 def test_the_set_has_its_questions():
-    assert [qid for qid in QUESTIONS if qid.startswith("ex7")] == [f"ex7.q{i}" for i in range(1, 11)]
+    assert [qid for qid in QUESTIONS if qid.startswith("ex7")] == [f"ex7.q{i}" for i in range(1, 13)]
     assert {"l7.cp1", "l7.cp2"} <= set(QUESTIONS)
 
 
@@ -248,6 +248,33 @@ def _q10_loops(alpha, K, y, C):                               # right, with loop
     return best
 
 
+def _q11_loops(y, C):
+    """Right, written another way: Lagrange's conditions solved class by class, then the box."""
+    y = list(y)
+    n = len(y)
+    sizes = {+1: sum(1 for v in y if v > 0), -1: sum(1 for v in y if v < 0)}
+    a = {s: 2.0 * sizes[-s] / n for s in (+1, -1)}
+    for s in (+1, -1):
+        if a[s] > C:
+            a[s], a[-s] = C, C * sizes[s] / sizes[-s]
+    return np.array([a[1 if v > 0 else -1] for v in y])
+
+
+def _q11_ones(y, C):
+    """Every point a support vector at min(1, C), as for balanced classes."""
+    return np.full(len(y), min(1.0, C))
+
+
+def _q12_sum(alpha, C):
+    """Right, written another way."""
+    free = sum(1 for a in alpha if 0 < a < C)
+    return sum(1 for a in alpha if a > 0) / len(alpha) if free else 1.0
+
+
+def _q12_always(alpha, C):
+    return float(np.mean(np.asarray(alpha) > 0))
+
+
 #: (question, answer, the diagnosis that must name it, or "pass" for a right answer)
 STUDENTS = [
     ("l7.cp1", _cp1_no_labels, "no labels"), ("l7.cp1", _cp1_one_side, "one label"),
@@ -265,6 +292,8 @@ STUDENTS = [
     ("ex7.q8", _q8_ordered, "ordered pairs"), ("ex7.q8", _q8_right, "pass"),
     ("ex7.q9", _q9_at_zero, "b = 0"), ("ex7.q9", _q9_grid, "pass"),
     ("ex7.q10", _q10_max_violating, "maximal violator"), ("ex7.q10", _q10_loops, "pass"),
+    ("ex7.q11", _q11_loops, "pass"), ("ex7.q11", _q11_ones, "no balance"),
+    ("ex7.q12", _q12_sum, "pass"), ("ex7.q12", _q12_always, "no condition"),
 ]
 
 
@@ -284,3 +313,23 @@ def test_answers_as_students_write_them(qid, answer, named):
             assert result.diagnosis is not None and result.diagnosis.name == named, result.line()
     if named != "pass":
         assert len(points) == 1, f"{qid} {answer.__name__}: points {sorted(points)} over 20 seeds"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_ex7_q11_reference_is_the_solvers_optimum_when_the_gram_matrix_is_the_identity(seed):
+    from kernelcourse import svm
+    q = QUESTIONS["ex7.q11"]
+    for case in q.make_cases(seed):
+        y, C = case.args
+        run = svm.smo(np.eye(len(y)), y, C=C, tol=1e-12)
+        assert np.abs(q.reference(y, C) - run.alpha).max() < 1e-8, case.label
+
+
+def test_ex7_q12_reference_is_the_modules_bound_where_a_free_multiplier_fixes_b():
+    from kernelcourse import svm
+    q = QUESTIONS["ex7.q12"]
+    for seed in range(5):
+        for case in q.make_cases(seed):
+            alpha, C = case.args
+            free = np.any((alpha > 0) & (alpha < C))
+            assert q.reference(alpha, C) == (svm.loo_bound(alpha) if free else 1.0), case.label

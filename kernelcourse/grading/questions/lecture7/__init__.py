@@ -1,7 +1,8 @@
 """Lecture 7 (support vector machines): exercise set ``ex7`` and the checkpoints ``l7.cp1``,
 ``l7.cp2`` of the lecture notebook, a module per theme: the dual problem (:mod:`.dual`), SMO
 (:mod:`.smo`), the KKT conditions measured (:mod:`.kkt`), the true-or-false statements
-(:mod:`.statements`) and more than two classes (:mod:`.multiclass`).
+(:mod:`.statements`), more than two classes (:mod:`.multiclass`), and choosing the machine
+and bounding its error (:mod:`.choosing`).
 
 The answers work on plain arrays: Gram matrices, labels in {-1, +1}, multipliers
 ``alpha`` in the box ``[0, C]``. Every question grades on fixed cases, the same in every
@@ -25,14 +26,17 @@ ex7.q7        offset_interval         3     derive      7.4 the offsets allowed 
 ex7.q8        machine_sizes           2     predict     7.10 one-vs-rest and one-vs-one: machines and sizes
 ex7.q9        dual_gap_bound          3     derive      7.7 a bound on the dual's distance to its optimum
 ex7.q10       second_order_j          3     derive      7.6 Fan, Chen and Lin's second index
+ex7.q11       identity_gram_multipliers 3   derive      7.8 the multipliers when gamma makes K the identity
+ex7.q12       loo_error_bound         3     derive      7.9 the leave-one-out bound and its condition
 ============  ======================  ====  ==========  ================================================
 """
 from __future__ import annotations
 
+from .choosing import Q11, Q12
 from .dual import CP1, CP2, Q3, Q4
 from .kkt import Q6, Q7, Q9
 from .multiclass import Q8
 from .smo import Q1, Q5, Q10
 from .statements import Q2
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10]
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11, Q12]
