@@ -14,7 +14,9 @@ its drawn cases under the seeds :data:`SEEDS`, and judged as the grader judges a
   student with that mistake earns nearly full marks, and which cases catch it depends on the
   seed): add a fixed case where the mistake shows;
 * **equivalent**: it never differs from the reference by the question's own comparison (a
-  mutant no case can tell from the right answer); not counted.
+  mutant no case can tell from the right answer); not counted. Nor is a **guarded** mutant,
+  whose only difference is an error raised by a ``raise`` statement of the package (a check of
+  the inputs, mutated: no student's answer holds one).
 
 Everything is deterministic: the seeds are constants and a mutant that runs long is stopped by
 a count of ticks, never by a clock (:mod:`.engine`).
@@ -79,7 +81,9 @@ class QuestionAudit:
 
     @property
     def equivalent(self) -> int:
-        return self._count("equivalent")
+        """Mutants no case tells from the reference, and those that only trip one of the
+        package's checks of its inputs ("guarded")."""
+        return self._count("equivalent") + self._count("guarded")
 
     @property
     def counted(self) -> int:
@@ -107,13 +111,18 @@ def _cases(question, seeds):
 
 
 def _fate(question, call, fixed, drawn, expected_fixed, expected_drawn, **patch):
+    guarded = False
     for number, (case, expected) in enumerate(zip(fixed, expected_fixed), start=1):
-        if not passes(question, call, case, expected, **patch):
+        verdict = passes(question, call, case, expected, **patch)
+        guarded |= verdict == "guard"
+        if verdict is False:
             return "killed", f"fixed case {number}"
     for (seed, number, case), expected in zip(drawn, expected_drawn):
-        if not passes(question, call, case, expected, **patch):
+        verdict = passes(question, call, case, expected, **patch)
+        guarded |= verdict == "guard"
+        if verdict is False:
             return "survivor", f"differs on seed {seed} case {number}"
-    return "equivalent", ""
+    return ("guarded", "") if guarded else ("equivalent", "")
 
 
 def _value_mutants(question):

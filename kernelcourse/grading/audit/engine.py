@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import builtins
 import contextlib
+import dis
 import functools
 import gc
 import inspect
@@ -146,9 +147,10 @@ def function_tree(function: types.FunctionType):
         return None
     node = found[0]
     if isinstance(node, ast.Lambda):
-        body = ast.Return(node.body, lineno=node.lineno, col_offset=node.col_offset)
-        node = ast.FunctionDef("__audit_lambda__", node.args, [body], [], None,
-                               lineno=node.lineno, col_offset=node.col_offset)
+        where = dict(lineno=node.lineno, col_offset=node.col_offset,
+                     end_lineno=node.end_lineno, end_col_offset=node.end_col_offset)
+        body = ast.Return(node.body, **where)
+        node = ast.FunctionDef("__audit_lambda__", node.args, [body], [], None, **where)
         ast.fix_missing_locations(node)
     if isinstance(node, ast.AsyncFunctionDef):
         return None
@@ -298,11 +300,27 @@ def patched(function: types.FunctionType, compiled):
         function.__code__, function.__defaults__, function.__kwdefaults__ = old
 
 
-def passes(question, call, case, expected, function=None, compiled=None, limit=None) -> bool:
+def _guard(exc) -> bool:
+    """Whether ``exc`` was raised by a ``raise`` statement of the package's own code (a check of
+    its inputs, which no student's answer holds), not by a computation."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not str(tb.tb_frame.f_globals.get("__name__", "")).startswith("kernelcourse"):
+        return False
+    code = tb.tb_frame.f_code.co_code
+    return 0 <= tb.tb_lasti < len(code) and code[tb.tb_lasti] == _RAISE
+
+
+_RAISE = dis.opmap["RAISE_VARARGS"]
+
+
+def passes(question, call, case, expected, function=None, compiled=None, limit=None):
     """Whether ``call`` passes ``case`` by the question's own judgement (the grader's: the value
-    as plain data, the shape policy, the comparison and the properties). With ``function`` and
-    ``compiled``, ``function`` runs the mutant during the call. A raise, or a run past
-    ``limit`` ticks, fails."""
+    as plain data, the shape policy, the comparison and the properties): True or False, or
+    ``"guard"`` when it raised from one of the package's checks of its inputs (a mutated check
+    models no mistake of an answer). With ``function`` and ``compiled``, ``function`` runs the
+    mutant during the call. Any other raise, or a run past ``limit`` ticks, fails."""
     args, kwargs = case.copied()
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -314,7 +332,9 @@ def passes(question, call, case, expected, function=None, compiled=None, limit=N
                 else:
                     value = call(*args, **kwargs)
             actual = transport.roundtrip(value)
-    except (Exception, Budget, RecursionError):
+    except Exception as exc:
+        return "guard" if _guard(exc) else False
+    except (Budget, RecursionError):
         return False
     try:
         actual, _ = question.conform(actual, expected)

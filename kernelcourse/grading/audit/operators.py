@@ -150,7 +150,8 @@ def _site_options(node, parent, field, in_defaults: bool) -> list:
         out.append(("boolean", f"{src} -> {_src(new)}", new))
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
         out.append(("boolean", f"{src} -> {_src(node.operand)}", node.operand))
-    elif _number(node):
+    elif _number(node) and not isinstance(parent, ast.Slice) and not (
+            isinstance(parent, ast.UnaryOp) and field == "operand"):
         operator = "default" if in_defaults else "constant"
         for option in _constant_options(node.value):
             new = ast.Constant(option)
@@ -173,20 +174,28 @@ def _site_options(node, parent, field, in_defaults: bool) -> list:
     return out
 
 
+def _shifted(bound, by):
+    """``bound + by`` (folded when the bound is a number)."""
+    if _number(bound):
+        return ast.Constant(bound.value + by)
+    if isinstance(bound, ast.UnaryOp) and isinstance(bound.op, ast.USub) and _number(bound.operand):
+        value = -bound.operand.value + by
+        return ast.Constant(value) if value >= 0 else ast.UnaryOp(ast.USub(), ast.Constant(-value))
+    return ast.BinOp(bound, ast.Add() if by > 0 else ast.Sub(), ast.Constant(abs(by)))
+
+
 def _slice_options(node, src):
     out = []
     lower = node.lower
-    new_lowers = ([ast.Constant(1)] if lower is None else
-                  [ast.BinOp(lower, ast.Add(), ast.Constant(1))])
+    new_lowers = [ast.Constant(1)] if lower is None else [_shifted(lower, 1)]
     if lower is not None and not (_number(lower) and lower.value == 0):
-        new_lowers.append(ast.BinOp(lower, ast.Sub(), ast.Constant(1)))
+        new_lowers.append(_shifted(lower, -1))
     for new_lower in new_lowers:
         new = ast.Slice(new_lower, node.upper, node.step)
         out.append(("slice", f"[{src}] -> [{_src(new)}]", new))
     upper = node.upper
     new_uppers = ([ast.UnaryOp(ast.USub(), ast.Constant(1))] if upper is None else
-                  [ast.BinOp(upper, ast.Sub(), ast.Constant(1)),
-                   ast.BinOp(upper, ast.Add(), ast.Constant(1))])
+                  [_shifted(upper, -1), _shifted(upper, 1)])
     for new_upper in new_uppers:
         new = ast.Slice(node.lower, new_upper, node.step)
         out.append(("slice", f"[{src}] -> [{_src(new)}]", new))
