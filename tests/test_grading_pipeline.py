@@ -8,7 +8,7 @@ import pytest
 
 from kernelcourse.grading import get_question
 from kernelcourse.grading.grader import answer_cells, grade_notebook
-from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, stale_notebooks,
+from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, section_key, stale_notebooks,
                                            student_name, student_notebook, student_source)
 
 SOURCES = sorted(SOURCE_DIR.glob("*.ipynb"))
@@ -221,3 +221,33 @@ def test_every_check_cell_of_a_lecture_imports_hint(path):
         if cell.cell_type == "code" and re.search(r"^check\(", cell.source, re.M):
             assert re.search(r"^from kernelcourse\.grading import (.*\b)?hint\b", cell.source, re.M), \
                 (path.name, cell.source[:200])
+
+
+# ------------------------------------------------------- the order a student works in
+def _question_headings(nb):
+    """(heading, question id of the block's answer cell) for every question block."""
+    out, heading = [], None
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("## "):
+            heading = cell.source.split("\n", 1)[0]
+        elif cell.cell_type == "code" and cell.source.startswith("# ANSWER"):
+            out.append((heading, cell.source.split("\n", 1)[0].split()[-1]))
+    return out
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_exercise_headings_follow_the_sections_and_carry_the_question_id(path):
+    blocks = _question_headings(nbformat.read(path, as_version=4))
+    assert blocks and all(f"({qid}, " in heading for heading, qid in blocks), \
+        [h for h, q in blocks if f"({q}, " not in h]
+    keys = [section_key(heading) for heading, _ in blocks]
+    assert keys == sorted(keys), [h for h, _ in blocks]
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_student_versions_show_no_execution_count(path):
+    """A student opens the set having run none of its cells: no cell or result shows a number."""
+    nb = nbformat.read(STUDENT_DIR / student_name(path.name), as_version=4)
+    counts = [c.execution_count for c in nb.cells if c.cell_type == "code"] + \
+        [o.get("execution_count") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert set(counts) <= {None}

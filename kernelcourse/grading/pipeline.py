@@ -214,8 +214,25 @@ def build(paths=None, *, execute: bool = True, student_dir=None, log=print) -> l
         log(f"wrote {target}")
         if execute:
             _execute(target, log)
+            without_execution_counts(target)
         written.append(target)
     return written
+
+
+def without_execution_counts(path: Path) -> None:
+    """Clear the execution counts of a student version's cells and results: a student opens
+    the set with its outputs (the checks' "not attempted") but has run none of its cells, so
+    none shows a number."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            for output in cell.outputs:
+                if "execution_count" in output:
+                    output["execution_count"] = None
+    nbformat.write(nb, path)
 
 
 def _execute(path: Path, log) -> None:
@@ -244,3 +261,55 @@ def stale_notebooks(paths=None, student_dir=None) -> list[str]:
                          min(len(want), len(got)))
             stale.append(f"{target}: differs from its source from cell {first} on")
     return stale
+
+
+# ------------------------------------------------------- the order of the questions
+SECTION = re.compile(r"^## (\d+)\.(\d+)((?:\s*(?:-|to|and)\s*(?:\d+\.)?\d+)*)\s+(.*)$")
+
+
+def section_key(heading: str):
+    """Where a question's heading sorts in its set: its first section, or after the last section of
+    a range over three or more (a review)."""
+    m = SECTION.match(heading)
+    lecture, first = int(m.group(1)), int(m.group(2))
+    span = re.match(r"\s*(?:-|to)\s*(?:\d+\.)?(\d+)", m.group(3) or "")   # a range, not a list
+    last = int(span.group(1)) if span else first
+    return (lecture, last + 0.5) if last - first >= 2 else (lecture, first)
+
+
+def order_by_sections(path) -> list[str]:
+    """Sort the question blocks of the source notebook ``path`` by :func:`section_key` (stable),
+    each heading carrying its question id; returns the headings in their new order."""
+    nb = _nbformat().read(path, as_version=4)
+    starts = [i for i, c in enumerate(nb.cells) if c.cell_type == "markdown" and c.source.startswith("## ")]
+    head, blocks = nb.cells[:starts[0]], []
+    for k, i in enumerate(starts):
+        cells = nb.cells[i:starts[k + 1] if k + 1 < len(starts) else len(nb.cells)]
+        answer = next((c.source.split("\n", 1)[0].split()[-1] for c in cells
+                       if c.cell_type == "code" and c.source.startswith("# ANSWER")), None)
+        if answer is None or not SECTION.match(cells[0].source.split("\n", 1)[0]):
+            blocks[-1][1].extend(cells)        # stays after the question before it
+            continue
+        first, _, rest = cells[0].source.partition("\n")
+        if f"({answer}," not in first:
+            first = re.sub(r"\((\d+ points?)", rf"({answer}, \1", first, count=1)
+            assert f"({answer}," in first, f"{path}: no points in the heading {first!r}"
+        cells[0].source = first + ("\n" + rest if rest else "")
+        blocks.append((section_key(first), cells))
+    # what follows the last answer cell ("Where to go next") stays at the end
+    last = blocks[-1][1]
+    tail_at = max(i for i, c in enumerate(last) if c.cell_type == "code" and c.source.startswith("# ANSWER"))
+    tail_at = next((i for i in range(tail_at + 1, len(last))
+                    if last[i].cell_type == "markdown" and last[i].source.startswith("## ")), len(last))
+    tail = last[tail_at:]
+    del last[tail_at:]
+    blocks.sort(key=lambda b: b[0])
+    nb.cells = head + [c for _, cells in blocks for c in cells] + tail
+    _nbformat().write(nb, path)
+    return [c.source.split("\n", 1)[0] for c in nb.cells if c.source.startswith("## ")]
+
+
+def _nbformat():
+    import nbformat
+
+    return nbformat
