@@ -86,6 +86,10 @@ def test_every_picture_has_an_alt_text_saying_what_it_shows(site):
     # widget stored: what it shows and at which values
     assert widgets == count > 0, (widgets, count)
     assert pictures > widgets
+    # each says it is a still, whose sliders move in the notebook
+    captions = sum(_html(site, f"{p}.html").count("Its sliders move in the notebook")
+                   for pages in site["pages"].values() for p in pages)
+    assert captions == widgets, (captions, widgets)
     page = _html(site, "notebooks/07_support_vector_machines.html")
     assert re.search(r'<img alt="Log10 C and log10 gamma against|<img alt="log10 C and log10 gamma against', page)
 

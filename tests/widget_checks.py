@@ -42,10 +42,12 @@ def assert_redraw_shows_a_new_picture(widget, control, value):
     assert plt.get_fignums() == [], "widget figures must not be registered with pyplot"
 
 
-def legibility_problems(fig, min_points=9.0):
+def legibility_problems(fig, min_points=9.0, display_width=None):
     """What makes a widget's figure hard to read, as a list of sentences (empty: none).
 
-    Every visible text has a font of at least ``min_points`` points and lies wholly inside
+    Every visible text has a font of at least ``min_points`` points as the picture is displayed
+    (a figure wider than ``display_width`` pixels, JupyterLab's and the site's column, is shown
+    scaled down to it, its texts with it) and lies wholly inside
     the figure (no clipped title or label); every axes with data has both axis labels
     (colour bars too: one label); no legend covers a data point of its axes; a figure's
     texts do not overlap one another (a tick label running into an axis label).
@@ -54,9 +56,12 @@ def legibility_problems(fig, min_points=9.0):
     from matplotlib.collections import Collection
     from matplotlib.lines import Line2D
 
+    from kernelcourse.widgets import DISPLAY_WIDTH
+
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     problems = []
+    shown = min(1.0, (display_width or DISPLAY_WIDTH) / fig.bbox.width)   # as displayed
     fig_box = fig.bbox
     texts = []
     # tick labels: only those of the ticks an axis draws (it makes some beyond its limits)
@@ -79,8 +84,10 @@ def legibility_problems(fig, min_points=9.0):
         if box.width == 0 or box.height == 0:
             continue
         texts.append((text, box))
-        if text.get_fontsize() < min_points - 1e-9:
-            problems.append(f"text {text.get_text()!r} is {text.get_fontsize():.1f} pt")
+        if text.get_fontsize() * shown < min_points - 1e-9:
+            problems.append(f"text {text.get_text()!r} is {text.get_fontsize() * shown:.1f} pt as "
+                            f"displayed ({text.get_fontsize():.1f} pt in a figure of "
+                            f"{fig.bbox.width:.0f} px shown {100 * shown:.0f}% wide)")
         if (box.x0 < fig_box.x0 - 1 or box.x1 > fig_box.x1 + 1
                 or box.y0 < fig_box.y0 - 1 or box.y1 > fig_box.y1 + 1):
             problems.append(f"text {text.get_text()!r} is clipped by the figure's edge")

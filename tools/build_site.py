@@ -14,7 +14,8 @@ executed and nothing is fetched from the network, at build time or when a page i
 * widgets: each widget cell stores a PNG of its first picture beside the widget's view;
   ``nb_mime_priority_overrides`` drops the view (which needs a live kernel) so the PNG shows,
   with the alt text the widget machinery stored in the output's metadata
-  (:meth:`kernelcourse.widgets.FigureInteractive._repr_mimebundle_`); a plain figure's alt text
+  (:meth:`kernelcourse.widgets.FigureInteractive._repr_mimebundle_`) and a caption saying that
+  its sliders move in the notebook; a plain figure's alt text
   names the section it illustrates;
 * a launch button on each page opens that notebook in JupyterLab on mybinder.org (the
   repository is ``[project.urls] Repository`` of ``pyproject.toml``).
@@ -42,6 +43,9 @@ OUT = ROOT / "build" / "site"
 FOLDERS = {"notebooks": "Lectures", "exercises": "Exercise sets"}
 START = "notebooks/00_start_here"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: the caption under a widget's stored picture: on the page it is a still
+WIDGET_CAPTION = ("A still of the widget at its first values. Its sliders move in the notebook: "
+                  "open it in JupyterLab (the launch button above) and run it.")
 BINDERHUB = "https://mybinder.org"
 
 
@@ -103,6 +107,8 @@ def prepare_notebook(nb: dict) -> int:
             guessed += 1
         nb_meta = cell.setdefault("metadata", {}).setdefault("mystnb", {})
         nb_meta.setdefault("image", {})["alt"] = alt
+        if any(WIDGET_VIEW in o["data"] for o in pictures):
+            nb_meta["figure"] = {"caption": WIDGET_CAPTION}
     return guessed
 
 

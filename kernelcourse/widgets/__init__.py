@@ -43,6 +43,11 @@ def new_figure(nrows: int = 1, ncols: int = 1, figsize=(6.0, 4.0), **subplot_kw)
     return fig, axes
 
 
+#: the width in pixels at which JupyterLab's notebook column (and the site's) shows a picture at
+#: its own size; a wider one is scaled down to it
+DISPLAY_WIDTH = 848
+
+
 def figure_png(fig, dpi: int = 100, tight: bool = True) -> bytes:
     """Render ``fig`` to PNG bytes on a white background.
 
@@ -103,6 +108,11 @@ class FigureView:
         import ipywidgets as W
 
         self.dpi = dpi
+        # a picture wider than the notebook's column is shown scaled down, and its 9-pt texts
+        # with it: a wide figure is made at the column's width, every text at its full size
+        width, height = figsize
+        if width * dpi > DISPLAY_WIDTH:
+            figsize = (DISPLAY_WIDTH / dpi, height * DISPLAY_WIDTH / (width * dpi))
         self._shape = (nrows, ncols, figsize, layout, subplot_kw)
         self._scenes: dict = {}
         self._scene = None                     # no scene named yet (see use)

@@ -201,6 +201,10 @@ def perceptron_state(path, t):
             "mistakes": int(np.sum(y * (X @ w) <= 0))}
 
 
+#: the perceptron widget's figure: three panels at the notebook column's width
+PERCEPTRON_FIGSIZE = (8.48, 4.4)
+
+
 def plot_perceptron_state(path, state, axes=None):
     """Left: data, ``w*`` (dotted) and ``w_t`` (solid boundary). Right: the two inequalities.
 
@@ -212,7 +216,7 @@ def plot_perceptron_state(path, state, axes=None):
     """
     X, y, run = path["X"], path["y"], path["run"]
     if axes is None:
-        _, axes = new_figure(1, 3, figsize=(11.5, 3.5))
+        _, axes = new_figure(1, 3, figsize=PERCEPTRON_FIGSIZE)
     ax = axes[0]
     ax.scatter(X[y < 0, 0], X[y < 0, 1], s=14, c="#08519c", label="y = -1")
     ax.scatter(X[y > 0, 0], X[y > 0, 1], s=14, c="#d94801", marker="^", label="y = +1")
@@ -230,7 +234,8 @@ def plot_perceptron_state(path, state, axes=None):
     ax.set_aspect("equal")
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    # under the data, so that the three panels share the column's width
+    ax.legend(fontsize=9, loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, borderaxespad=0.0)
     T = np.arange(0, run.n_updates + 1)
     axes[1].plot(T, T * run.R**2, "--", c="gray", label=r"$t R^2$")
     artists["norm_sq"], = axes[1].plot([], [], "o-", ms=3, label=r"$\|w_t\|^2$")
@@ -294,7 +299,7 @@ def perceptron_steps_widget(n=40, margin=0.04, random_state=3, t=0):
     path = perceptron_path(n=n, margin=margin, random_state=random_state)
     T = path["run"].n_updates
     controls = {"t": W.IntSlider(value=min(t, T), min=0, max=T, description="update t")}
-    view = FigureView(1, 3, figsize=(11.5, 3.5))
+    view = FigureView(1, 3, figsize=PERCEPTRON_FIGSIZE)
     artists = {}
 
     def update(t):

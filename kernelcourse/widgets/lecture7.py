@@ -236,8 +236,8 @@ def _smo_limits(trace):
 #: the colours of the classes in the stepper (``coolwarm`` at the ends, as the points are drawn)
 _SMO_CLASSES = ((1, 1.0, "class +1"), (-1, 0.0, "class -1"))
 #: the stepper's figure: its size and fixed margins, with the legend under both panels
-SMO_FIGSIZE = (10.0, 5.2)
-SMO_MARGINS = dict(left=0.07, right=0.985, bottom=0.27, top=0.93, wspace=0.26)
+SMO_FIGSIZE = (8.48, 5.8)
+SMO_MARGINS = dict(left=0.08, right=0.985, bottom=0.31, top=0.93, wspace=0.30)
 
 
 def plot_smo_state(trace, state, X, y, axes):
@@ -277,7 +277,7 @@ def plot_smo_state(trace, state, X, y, axes):
                         label="support vector (a_i > 0), area growing with a_i"))
     handles = [*marks, a["pair"], a["boundary"], a["plus"], a["minus"], a["dual"], a["primal"], a["now"]]
     # under both panels, never over the data or the curves
-    a["legend"] = ax.figure.legend(handles=handles, loc="lower center", ncol=4, fontsize=9,
+    a["legend"] = ax.figure.legend(handles=handles, loc="lower center", ncol=3, fontsize=9,
                                    bbox_to_anchor=(0.5, 0.0), frameon=False)
     a["limits"] = None
     return a
