@@ -24,6 +24,10 @@ _STEPS = [
     ((0.6, 0.3, -1.0, 1.0, 1.0, -1.0, 0.5, 1.0), "y_i = -1, labels differ, clipped at H = C + a_j - a_i < C"),
     ((0.2, 0.6, 1.0, -1.0, -2.0, 2.0, 1.0, 1.0), "labels differ, clipped at the corner a_j = C"),
     ((0.5, 0.2, 1.0, 1.0, -2.0, 1.0, 1.0, 2.0), "same labels, clipped at the corner a_j = 0"),
+    # eta is 1 wherever the step is not clipped above, where dividing by eta, multiplying by
+    # it or leaving it out agree; and the new a_j = 0.4 lies below one half, inside [0, H]
+    ((0.4, 0.3, 1.0, -1.0, 0.1, 0.3, 2.0, 1.0), "labels differ, the step of E / eta with eta = 2 "
+                                                "stays inside [L, H]"),
 ]
 
 
