@@ -111,18 +111,26 @@ def _cases(question, seeds):
 
 
 def _fate(question, call, fixed, drawn, expected_fixed, expected_drawn, **patch):
-    guarded = False
+    """``(status, where)``. A raise from one of the package's checks of its inputs ("guard")
+    fails a fixed case only when the mutant also gives a wrong value somewhere (its
+    computation is wrong, and the check happened to catch it there); a mutant whose only
+    difference is such a raise is "guarded"."""
+    guarded = None
     for number, (case, expected) in enumerate(zip(fixed, expected_fixed), start=1):
         verdict = passes(question, call, case, expected, **patch)
-        guarded |= verdict == "guard"
         if verdict is False:
             return "killed", f"fixed case {number}"
+        if verdict == "guard" and guarded is None:
+            guarded = f"fixed case {number}"
+    drawn_guard = False
     for (seed, number, case), expected in zip(drawn, expected_drawn):
         verdict = passes(question, call, case, expected, **patch)
-        guarded |= verdict == "guard"
         if verdict is False:
+            if guarded is not None:
+                return "killed", f"{guarded} (the package's check of its inputs)"
             return "survivor", f"differs on seed {seed} case {number}"
-    return ("guarded", "") if guarded else ("equivalent", "")
+        drawn_guard |= verdict == "guard"
+    return ("guarded", "") if guarded is not None or drawn_guard else ("equivalent", "")
 
 
 def _value_mutants(question):

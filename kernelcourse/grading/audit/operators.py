@@ -153,7 +153,10 @@ def _site_options(node, parent, field, in_defaults: bool) -> list:
     elif _number(node) and not isinstance(parent, ast.Slice) and not (
             isinstance(parent, ast.UnaryOp) and field == "operand"):
         operator = "default" if in_defaults else "constant"
+        index = isinstance(parent, ast.Subscript) and field == "slice"
         for option in _constant_options(node.value):
+            if index and not isinstance(option, int):
+                continue  # x[0.5] is no mistake, only an error
             new = ast.Constant(option)
             out.append((operator, f"{src} -> {option!r}", new))
     elif isinstance(node, ast.Attribute) and node.attr == "T" and isinstance(node.ctx, ast.Load):

@@ -121,6 +121,18 @@ def _cases_choose_D(rng):
     return cases
 
 
+def _loose_target():
+    """A loose target that the first feature already meets, and then D = 3 and 4 miss: the
+    error does not shrink steadily, so only the first D that meets the target is at most twice
+    the smallest (a later one that meets it, or the first from which on all do, is not)."""
+    rng = np.random.default_rng(2090)
+    X = _points(rng, 5, 2, scale=0.5)
+    G = np.round(rng.standard_normal((400, 2)), 4)
+    U = np.round(rng.random(400), 4)
+    return [Case((X, 1.0, G, U, 1.0), label="n=5, d=2, gamma=1.0, 400 draws, target 1.0 (met by "
+                 "D = 1 and 2, missed by D = 3 and 4)")]
+
+
 def _meets_target(D, case):
     X, gamma, G, U, target = case.args
     if isinstance(D, (bool, np.bool_)) or not float(D).is_integer():
@@ -153,7 +165,7 @@ Q7 = Question(
     id="ex2.q7", title="choose D for a target error", function="choose_D", points=3,
     forbidden=("kernelcourse.random_features.features_needed",),
     reference=_smallest_D, cases=_cases_choose_D,
-    fixed_cases=fixed_draw(_cases_choose_D, 209),
+    fixed_cases=fixed_draw(_cases_choose_D, 209, extra=_loose_target),
     compare_reference=False,
     properties=[Property("meets the target", _meets_target,
                          "D must be an integer from 1 to len(U) for which the largest error "

@@ -31,6 +31,17 @@ def _cases_step(rng):
     return cases
 
 
+def _step_right_side():
+    """A positive example already on the right side (y_i = +1, k_row @ u > 0): the branch of
+    the logistic derivative for a positive margin, -y e^(-m) / (1 + e^(-m)), whose sign shows
+    only when y_i = +1 (the drawn cases above meet it by chance)."""
+    X = np.array([[0.1, -0.2], [0.4, 0.3], [-0.3, 0.2], [0.2, 0.5], [-0.1, -0.4]])
+    u = np.array([0.6, 0.9, -0.2, 0.4, 0.3])
+    k_row = RBF(1.0)(X[1:2], X)[0]
+    return [Case((u, 1, k_row, 1.0, 0.25),
+                 label="n=5, i=1, y_i=+1, alpha=0.25 (k_row @ u > 0: already on the right side)")]
+
+
 def _step_in_place(u, i, k_row, y_i, alpha):
     u[i] = u[i] - alpha * _dloss(k_row @ u, y_i)
     return u
@@ -50,7 +61,7 @@ Q1 = Question(
         "kernelcourse.sgd.KernelSGD",
     ),
     reference=_step, cases=_cases_step,
-    fixed_cases=fixed_draw(_cases_step, 203),
+    fixed_cases=fixed_draw(_cases_step, 203, extra=_step_right_side),
     constraints=[inputs_unchanged("u")],
     diagnoses=[
         Diagnosis("in place", "you changed the caller's u in place: a step returns a new "

@@ -87,6 +87,19 @@ def _cases_novelty(rng):
     return cases
 
 
+def _novelty_near_centre():
+    """New points close to the centre of mass (the linear kernel, so phi(x) = x): the first at
+    the training mean itself (distance 0), the second at squared distance 0.13, the third
+    outside the ball. Squared distances below one half, where a wrong floor under the
+    rounding clamp of ||phi(x) - phi_S||^2 shows."""
+    X = np.array([[0.5, -1.0], [1.5, 0.0], [-0.5, 1.0], [0.5, 0.6]])
+    centre = X.mean(axis=0)
+    Xt = np.array([centre, centre + [0.3, -0.2], [3.0, 2.0]])
+    return [Case((X @ X.T, Xt @ X.T, (Xt ** 2).sum(axis=1)),
+                 label="linear kernel: K_train (4, 4), K_test (3, 4), diag_test (3,); the first "
+                       "new point at the training mean")]
+
+
 def _sq_dists(K_train, K_test, diag_test, grand_divisor):
     m = K_train.shape[0]
     g = K_train.sum() / grand_divisor(m)
@@ -121,7 +134,7 @@ Q5 = Question(
         "kernelcourse.feature_space.squared_distances_to_mean",
         "kernelcourse.feature_space.NoveltyBall",
     ),
-    reference=_novelty_scores, cases=_cases_novelty, fixed_cases=fixed_draw(_cases_novelty, 307),
+    reference=_novelty_scores, cases=_cases_novelty, fixed_cases=fixed_draw(_cases_novelty, 307, extra=_novelty_near_centre),
     diagnoses=[
         Diagnosis("squared", "you compared squared distances; the score is the distance "
                   "||phi(x) - phi_S|| minus the radius, both square-rooted", _nov_squared),

@@ -36,6 +36,17 @@ def _cases_perceptron(rng):
     return cases
 
 
+def _perceptron_late_mistakes():
+    """Five separable points (linear kernel) whose epochs make 2, 1, 2, 2 and 0 mistakes, the
+    first label +1: an epoch with one mistake is not the last, so only an epoch without
+    mistakes may stop the run; and alpha starts at 0 on a positive example, where the test
+    y_j f(x_j) <= 0 must read f = 0 as a mistake."""
+    X = np.array([[-0.6, 0.9], [0.1, 0.2], [0.8, -0.4], [-1.0, -0.6], [-0.1, -0.7]])
+    y = np.array([1.0, 1.0, 1.0, -1.0, -1.0])
+    return [Case((Linear()(X), y, 100),
+                 label="linear kernel on 5 separable points, epochs of 2, 1, 2, 2, 0 mistakes")]
+
+
 def _perceptron_with(update, strict=False):
     def run(K, y, max_epochs):
         alpha = np.zeros(len(y))
@@ -70,7 +81,7 @@ Q6 = Question(
         "kernelcourse.perceptron.KernelPerceptron",
     ),
     reference=_kernel_perceptron, cases=_cases_perceptron,
-    fixed_cases=fixed_draw(_cases_perceptron, 308),
+    fixed_cases=fixed_draw(_cases_perceptron, 308, extra=_perceptron_late_mistakes),
     diagnoses=[
         Diagnosis("strict test", "a point on the boundary (y_j f(x_j) = 0) counts as a mistake: "
                   "update when y_j sum_i alpha_i k(x_i, x_j) <= 0, or nothing moves from alpha = 0",

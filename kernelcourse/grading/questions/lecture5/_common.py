@@ -30,7 +30,7 @@ def _gamma(rng):
     return float(np.round(rng.uniform(0.3, 0.7) if rng.random() < 0.5 else rng.uniform(1.4, 2.5), 2))
 
 
-def _fixed(cases, seed=20265):
-    """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run
-    (:func:`~kernelcourse.grading.question.fixed_draw`)."""
-    return fixed_draw(cases, seed)
+def _fixed(cases, seed=20265, extra=None):
+    """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run,
+    then ``extra()``'s cases written out (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    return fixed_draw(cases, seed, extra)

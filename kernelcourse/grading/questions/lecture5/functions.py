@@ -63,10 +63,18 @@ def _cases_norm(rng):
     return cases
 
 
+def _small_norm():
+    """Two bumps of opposite sign close together: ||f||^2 = 0.04, far below one half, where
+    a floor under alpha^T K alpha other than 0 (it is clamped only against rounding) shows."""
+    return [Case((np.array([0.4, -0.3]), np.array([[0.2], [0.5]]), 1.5),
+                 label="m=2 bumps in 1-D, gamma=1.5, opposite signs: a small norm")]
+
+
 Q1 = Question(
     id="ex5.q1", title="the RKHS norm", function="rkhs_norm", points=2,
     forbidden=("kernelcourse.rkhs.RKHSFunction", "kernelcourse.rkhs.squared_norm",),
-    reference=_rkhs_norm, cases=_cases_norm, fixed_cases=_fixed(_cases_norm),
+    reference=_rkhs_norm, cases=_cases_norm,
+    fixed_cases=_fixed(_cases_norm, extra=_small_norm),
     diagnoses=[
         Diagnosis("squared", "that is ||f||^2 = alpha^T K alpha; the norm is its square root",
                   lambda alpha, centres, gamma: float(alpha @ _gram(centres, centres, gamma) @ alpha)),

@@ -24,6 +24,10 @@ _STEPS = [
     ((0.6, 0.3, -1.0, 1.0, 1.0, -1.0, 0.5, 1.0), "y_i = -1, labels differ, clipped at H = C + a_j - a_i < C"),
     ((0.2, 0.6, 1.0, -1.0, -2.0, 2.0, 1.0, 1.0), "labels differ, clipped at the corner a_j = C"),
     ((0.5, 0.2, 1.0, 1.0, -2.0, 1.0, 1.0, 2.0), "same labels, clipped at the corner a_j = 0"),
+    # eta is 1 wherever the step is not clipped above, where dividing by eta, multiplying by
+    # it or leaving it out agree; and the new a_j = 0.4 lies below one half, inside [0, H]
+    ((0.4, 0.3, 1.0, -1.0, 0.1, 0.3, 2.0, 1.0), "labels differ, the step of E / eta with eta = 2 "
+                                                "stays inside [L, H]"),
 ]
 
 
@@ -220,6 +224,12 @@ def _fixed_pair():
                lambda c: bool(c.args) and _box_shows(c), "12 points after a few SMO steps, some at the box"),
         _fixed(707, lambda rng: _pair_case(rng, 9) or Case(()),
                lambda c: bool(c.args) and not _box_shows(c), "9 points after a few SMO steps"),
+        # found by the question audit (kernelcourse grade --audit-questions ex7.q5): where a
+        # slip in I_low's test or in v = y - K (a * y) picks a pair that does not climb
+        _fixed(928, lambda rng: _pair_case(rng, 11) or Case(()), lambda c: bool(c.args),
+               "11 points after a few SMO steps, the smallest v of a -1 label pinned at a = C"),
+        _fixed(938, lambda rng: _pair_case(rng, 11) or Case(()), lambda c: bool(c.args),
+               "11 points after a few SMO steps, the first index of I_up below all of I_low"),
     )
 
 
@@ -316,6 +326,11 @@ def _fixed_second():
                "12 points: a j with v_j > v_i would score higher"),
         _fixed(717, lambda rng: _second_case(rng, 12) or Case(()), _differs_from(_second_linear),
                "12 points: the violation unsquared picks another j"),
+        # found by the question audit (kernelcourse grade --audit-questions ex7.q10)
+        _fixed(791, lambda rng: _second_case(rng, 12) or Case(()), lambda c: bool(c.args),
+               "12 points: another curvature eta_ij (K_ii + K_jj - 2 K_ij) picks another j"),
+        _fixed(792, lambda rng: _second_case(rng, 12) or Case(()), lambda c: bool(c.args),
+               "12 points: another power of the violation v_i - v_j picks another j"),
     )
 
 
