@@ -57,8 +57,17 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--max-notebook-mb", type=float, default=DEFAULTS["max_notebook_mb"],
                        metavar="MB", help="larger files are not graded (default %(default)s)")
     grade.add_argument("--seed", type=int, default=DEFAULTS["seed"],
-                       help="seed of the grading cases (default: a fresh secret seed per run, "
-                            "recorded in gradebook.json; pass it here to replay a run)")
+                       help="draw every submission's cases from this seed (for your own "
+                            "tests; default: from the secret, anew per submission and attempt)")
+    grade.add_argument("--secret", default=None, metavar="FILE",
+                       help="the key file of the grading secret (default: "
+                            "grading-secret.key in --output, made once with mode 0600)")
+    grade.add_argument("--draw", default=None, metavar="TOKEN",
+                       help="replay: draw the cases with this token from the gradebook "
+                            "(a row's 'draws'), with its --secret")
+    grade.add_argument("--replay", default=None, metavar="GRADEBOOK",
+                       help="replay a gradebook JSON: each file on the cases its row records "
+                            "(with its --secret)")
     grade.add_argument("--question-timeout", type=float, default=None, metavar="S",
                        help="seconds per question (default: each question's own limit)")
     grade.add_argument("--timeout", type=float, default=DEFAULTS["submission_timeout"],
@@ -123,7 +132,11 @@ def _parser() -> argparse.ArgumentParser:
                           help="comma-separated sets or question ids, e.g. 'ex1'")
     gs_build.add_argument("--output", "-o", default="autograder.zip", metavar="ZIP")
     gs_build.add_argument("--seed", type=int, default=None,
-                          help="seed of the grading cases (default: the grader's default)")
+                          help="grade every submission on the cases of this seed (to try the "
+                               "autograder; default: the secret, new cases per submission)")
+    gs_build.add_argument("--secret", default=None, metavar="FILE",
+                          help="the key file of the grading secret (default: "
+                               "grading-secret.key beside the zip, made once)")
     gs_build.add_argument("--questions-from", default=None, metavar="DIR",
                           help="a folder of your own questions to put in the zip")
     gs_run = gs_commands.add_parser("run", help="what run_autograder calls: grade "
@@ -215,6 +228,7 @@ def _grade(args) -> int:
     try:
         rows = grade_paths(args.paths, output=args.output, selection=selection,
                            progress=not args.no_progress, seed=args.seed, jobs=args.jobs,
+                           secret_file=args.secret, draw=args.draw, replay=args.replay,
                            sandbox=sandbox, question_timeout=args.question_timeout,
                            submission_timeout=args.timeout, memory_mb=args.memory_mb,
                            max_notebook_mb=args.max_notebook_mb,
@@ -298,8 +312,13 @@ def _gradescope(args) -> int:
             print(f"kernelcourse gradescope build: unknown question or set: "
                   f"{', '.join(unknown)}", file=sys.stderr)
             return 2
-        path = exports.build_gradescope(args.output, selection, seed=args.seed,
-                                        questions_from=args.questions_from)
+        try:
+            path = exports.build_gradescope(args.output, selection, seed=args.seed,
+                                            questions_from=args.questions_from,
+                                            secret_file=args.secret)
+        except ValueError as exc:
+            print(f"kernelcourse gradescope build: {exc}", file=sys.stderr)
+            return 2
         print(f"autograder written to {path}: upload it as the assignment's autograder")
         return 0
     data = exports.run_gradescope(args.root)

@@ -137,7 +137,8 @@ def _solution_lines(qid: str) -> list[str]:
 def test_no_hint_tier_holds_a_solution_line(qid):
     q = QUESTIONS[qid]
     lines = _solution_lines(qid)
-    tiers = [q.hint, *q.hints]
+    # the tiers, and the hints a diagnosis shows in their place when it names the mistake
+    tiers = [q.hint, *q.hints, *(d.hint for d in q.diagnoses if getattr(d, "hint", ""))]
     for tier in tiers:
         text = _norm(tier)
         for line in lines:

@@ -911,15 +911,15 @@ def small_runs(tmp_path_factory):
         """)))
     (sub / "seed_table.ipynb").write_text(json.dumps(notebook(q5=seed_table_answer(2026))))
     outs = {}
-    # (the same table under the public seed 2026 is graded in `watchdog_run`, which runs with it)
-    for jobs, seed in (("1", None), ("2", "replay")):
+    # (the same table under the public seed 2026 is graded in `watchdog_run`, which runs with
+    # it); the second run replays the first (each file on the cases its row records)
+    for jobs in ("1", "2"):
         out = base / f"out{jobs}"
         out.mkdir()
         extra = ["--jobs", jobs, "--no-progress"]
-        if seed == "replay":
-            seed = str(json.loads((outs["1"] / "gradebook.json").read_text())["seed"])
-        if seed:
-            extra += ["--seed", seed]
+        if jobs == "2":
+            extra += ["--replay", str(outs["1"] / "gradebook.json"),
+                      "--secret", str(outs["1"] / "grading-secret.key")]
         result = grade(sub, out, home, *extra)
         assert result.returncode == 0, result.stderr[-2000:]
         outs[jobs] = out
@@ -941,10 +941,15 @@ def test_nothing_of_one_submission_reaches_the_next(small_runs):
 
 
 @pytest.mark.slow
-def test_each_run_draws_a_secret_seed_and_seed_replays_it(small_runs, watchdog_run):
+def test_each_run_draws_from_the_secret_and_replay_reproduces_it(small_runs, watchdog_run):
     fresh = json.loads((small_runs["1"] / "gradebook.json").read_text())
     public = json.loads((watchdog_run["out"] / "gradebook.json").read_text())
-    assert fresh["seed"] != 2026 and public["seed"] == 2026
+    assert fresh["seed"] is None and public["seed"] == 2026
+    draws = [set(s["draws"].values()) for s in fresh["submissions"] if s["draws"]]
+    assert all(len(d) == 1 for d in draws) and len(set.union(*draws)) == len(draws)
+    replayed = json.loads((small_runs["2"] / "gradebook.json").read_text())
+    assert [s["draws"] for s in replayed["submissions"]] == \
+        [s["draws"] for s in fresh["submissions"]]
     # a table of the reference's outputs for a known seed scores only under that seed
     assert watchdog_run["rows"]["seed_table.ipynb"]["total"] == FULL
     assert _rows(small_runs["1"])["seed_table.ipynb"]["total"] == FULL - 2

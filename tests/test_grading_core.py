@@ -229,7 +229,7 @@ def test_the_diagnosis_that_agrees_on_most_cases_wins():
 
 
 # --------------------------------------------------------------------- check
-def test_check_prints_one_line_returns_none_and_counts_the_set(capsys):
+def test_check_prints_its_verdict_returns_none_and_counts_the_set(capsys):
     reset_session()
     q = get_question("l1.cp1")
     total = sum(x.points for x in all_questions().values() if x.set_name == "l1")
@@ -249,10 +249,12 @@ def test_check_prints_one_line_returns_none_and_counts_the_set(capsys):
     # a later, worse attempt replaces the earlier points; a function the grader would not
     # find under its name gets a note
     check("l1.cp1", lambda X, Z: np.zeros((len(X), len(Z))))
-    line = capsys.readouterr().out
-    assert line.count("\n") == 1 and f"0/2 points (so far 0/{total:g} in l1)" in line
-    assert line.endswith("Note: the grader runs the function named all_subsets_kernel from the "
-                         "cell '# ANSWER l1.cp1'; this one is named <lambda>\n")
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == f"l1.cp1 all-subsets kernel: failed, 0/2 points (so far 0/{total:g} in l1)"
+    assert " ".join(x.strip() for x in out.splitlines()).endswith(
+        "Note: the grader runs the function named all_subsets_kernel from the cell '# ANSWER "
+        "l1.cp1'; this one is named <lambda>")
     reset_session()
 
 

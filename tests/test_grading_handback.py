@@ -45,13 +45,18 @@ def _record(status, points, possible, n_passed, n_cases, detail="", diagnosis=""
             "diagnosis_message": diagnosis}
 
 
-def _row(file, q5, q6, seed=7):
-    """A row graded on ex1.q5 (2 points) and ex1.q6 (2 points)."""
+def _row(file, q5, q6, seed=7, draw="5eed5eed5eed5eed5eed5eed"):
+    """A row graded on ex1.q5 (2 points) and ex1.q6 (2 points), drawn with ``seed`` (an
+    instructor's --seed run), or from the secret with the token ``draw`` when seed is None."""
     row = Submission(file=file, possible=4.0, seed=seed, graded_at="2026-11-23T20:00:00Z",
                      version="0.1.0")
     for qid, rec in (("ex1.q5", q5), ("ex1.q6", q6)):
-        row.question_seeds[qid] = seed
-        row.cases[qid] = {"seed": seed, "fixed": 2, "drawn": rec["n_cases"]}
+        if seed is not None:
+            row.question_seeds[qid] = seed
+            row.cases[qid] = {"seed": seed, "fixed": 2, "drawn": rec["n_cases"]}
+        else:
+            row.draws[qid] = draw
+            row.cases[qid] = {"draw": draw, "fixed": 2, "drawn": rec["n_cases"]}
         row.points[qid] = rec["points"]
         row.feedback[qid] = rec
         row.details[qid] = rec["detail"]
@@ -155,34 +160,40 @@ def _rendered(markdown: str) -> str:
     return mistune.html(markdown)
 
 
-def test_feedback_page_shows_points_first_failure_diagnosis_hint_and_seed_not_the_reference():
+def test_feedback_page_shows_points_first_failure_diagnosis_hint_not_the_draw_nor_the_reference():
+    """A page says how many cases were fixed and drawn, never how they were drawn: no seed
+    (even of an instructor's --seed run) and no draw token, which a student could use with the
+    public package to draw the same cases."""
     import inspect
 
-    row = _row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6)
     student = Student("4002", "Bruno Keller", "bruno@uni.example")
-    import mistune
-
-    for text in (page_html(row, REG, seed=7, assignment="ex1", student=student),
-                 _rendered(page_markdown(row, REG, seed=7, assignment="ex1", student=student))):
-        assert "Bruno Keller" in text and "seed 7" in text
-        assert "2 / 4" in text.replace("<b>", "").replace("</b>", "").replace("**", "") or \
-            "2</b> / 4" in text
-        assert "expected [[1.]], got [[0.5]]" in text
-        assert "gamma multiplies the squared distance" in text
-        assert REG["ex1.q5"].hint in text.replace("&#x27;", "'").replace("&gt;", ">")
-        assert REG["ex1.q6"].title.replace("?", "") in text
-        body = inspect.getsource(REG["ex1.q5"].reference).splitlines()[-1].strip()
-        assert body not in text  # no reference code
+    for row in (_row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6, seed=987654321),
+                _row("/x/kellerbruno_4002_1_ex1.ipynb", FAIL5, PASS6, seed=None)):
+        for text in (page_html(row, REG, assignment="ex1", student=student),
+                     _rendered(page_markdown(row, REG, assignment="ex1", student=student))):
+            assert "Bruno Keller" in text
+            assert "seed" not in text.lower() and "987654321" not in text
+            assert "5eed5eed" not in text and "draw token" not in text
+            assert "2 fixed cases (the same in every run) and 3 cases drawn for this submission" \
+                in text
+            assert "2 / 4" in text.replace("<b>", "").replace("</b>", "").replace("**", "") or \
+                "2</b> / 4" in text
+            assert "expected [[1.]], got [[0.5]]" in text
+            assert "gamma multiplies the squared distance" in text
+            assert REG["ex1.q5"].hint in text.replace("&#x27;", "'").replace("&gt;", ">")
+            assert REG["ex1.q6"].title.replace("?", "") in text
+            body = inspect.getsource(REG["ex1.q5"].reference).splitlines()[-1].strip()
+            assert body not in text  # no reference code
 
 
 def test_feedback_escapes_what_came_from_a_submission(tmp_path):
     evil = _record("failed", 0, 2, 0, 3, "first failure on x=1: raised ValueError: "
                    "<script>alert(1)</script>")
     row = _row(str(tmp_path / "<img src=x onerror=alert(1)>.ipynb"), evil, PASS6)
-    page = page_html(row, REG, seed=1)
+    page = page_html(row, REG)
     assert "<script>" not in page and "<img" not in page and "&lt;script&gt;" in page
     written, failures = write_feedback(
-        [row, Submission(file="bad.ipynb", errors=["not a notebook"])], tmp_path / "fb", seed=1)
+        [row, Submission(file="bad.ipynb", errors=["not a notebook"])], tmp_path / "fb")
     assert failures == []
     assert sorted(p.name for p in written if p.name != "index.html") == sorted(
         f"{page_name(row)}{x}" for x in (".html", ".md"))  # the ungraded row: no page
@@ -687,15 +698,25 @@ def test_setup_sh_uses_an_image_python_that_is_already_new_enough(tmp_path):
     assert "python3 -m venv ROOT/venv" in log
 
 
-def test_a_built_autograder_carries_a_fixed_secret_seed(tmp_path):
+def test_a_built_autograder_carries_the_instructors_secret_not_a_seed(tmp_path):
+    """The zip (which students never see) holds the secret of the key file beside it, made
+    once with mode 0600; no seed: each submission draws its own cases from the secret."""
+    import stat
+
     from kernelcourse.grading.handback.exports import build_gradescope
 
-    seeds = []
-    for i in range(2):
-        path = build_gradescope(tmp_path / f"a{i}.zip", ["ex1.q5"])
+    secrets_ = []
+    for folder in ("one", "one", "two"):
+        path = build_gradescope(tmp_path / folder / "autograder.zip", ["ex1.q5"])
         with zipfile.ZipFile(path) as z:
-            seeds.append(json.loads(z.read("config.json"))["seed"])
-    assert all(isinstance(s, int) for s in seeds) and seeds[0] != seeds[1]
+            config = json.loads(z.read("config.json"))
+        assert config["seed"] is None
+        key = tmp_path / folder / "grading-secret.key"
+        assert stat.S_IMODE(key.stat().st_mode) == 0o600
+        assert bytes.fromhex(key.read_text().strip()).hex() == config["secret"]
+        secrets_.append(config["secret"])
+    assert len(bytes.fromhex(secrets_[0])) == 32
+    assert secrets_[0] == secrets_[1] != secrets_[2]  # one course, one secret
 
 
 @pytest.mark.slow
@@ -762,7 +783,7 @@ def test_wording_cannot_be_misread():
     failed = _record("failed", 0, 2, 0, 3, "first failure on 6 points in 2-D (X=[[0.0]]): "
                      "expected 1, got 2")
     row = _row("/s/a.ipynb", failed, PASS6)
-    page = page_markdown(row, REG, seed=7)
+    page = page_markdown(row, REG)
     assert "6 data points in 2" in _rendered(page) and "not graded" not in page
     rep = class_report([row], REG, assignment=["ex1.q5", "ex1.q6"])
     assert rep["questions"][0]["common_errors"][0]["example"].startswith("case 6 data points")
@@ -828,10 +849,13 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
                      seed=7, detect_shortcuts=False)
     assert wrong.status == "failed" and wrong.inputs
     record = feedback_record(wrong)
-    assert record["inputs"] == wrong.inputs
+    # the record holds the inputs written out in full (a call that prints them would need the
+    # grader's drawn cases, which no student can draw)
+    assert record["inputs"] == wrong.full_inputs and record["inputs"].startswith("X=")
+    assert "case_inputs" not in record["inputs"] and "seed" not in record["inputs"]
     row = _row("a.ipynb", record, _record("passed", 2, 2, 3, 3))
-    markdown, html = page_markdown(row, REG, seed=7), page_html(row, REG, seed=7)
-    assert "- Its inputs:" in markdown and wrong.inputs.splitlines()[0] in markdown
+    markdown, html = page_markdown(row, REG), page_html(row, REG)
+    assert "- Its inputs:" in markdown and wrong.full_inputs.splitlines()[0][:200] in markdown
     assert "its inputs in full" in html
     # through the grader: a short case's label states its inputs, so the record needs none
     graded = grade_notebook(FIXTURES / "mistakes.ipynb", selection=["ex1.q2"], seed=7)

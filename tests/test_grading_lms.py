@@ -355,9 +355,12 @@ def test_update_is_truthful(tmp_path):
               "--output", out, "--no-progress", "--jobs", "2")
     assert res.returncode == 0, res.stderr[-3000:]
     book = json.loads((out / "gradebook-ex1.json").read_text())
-    seed = book["seed"]
+    assert book["seed"] is None and book["secret"] == "grading-secret.key"
     old = {Path(r["file"]).name: r for r in book["submissions"]}
-    assert {r["question_seeds"]["ex1.q5"] for r in old.values()} == {seed}
+    # each submission draws from the secret with a token of its own, recorded per question
+    token = {name: r["draws"]["ex1.q5"] for name, r in old.items()}
+    assert all(r["draws"] == {"ex1.q5": token[n], "ex1.q6": token[n]} for n, r in old.items())
+    assert token["a.ipynb"] != token["b.ipynb"] and old["a.ipynb"]["question_seeds"] == {}
     assert set(old["a.ipynb"]["cases"]) == {"ex1.q5", "ex1.q6"}
 
     # 1. a symbolic link to b is not b: b's row is not regraded through it
@@ -382,8 +385,8 @@ def test_update_is_truthful(tmp_path):
     history = [json.loads(x) for x in (out / "history-ex1.jsonl").read_text().splitlines()]
     assert any("FAILED, old row kept" in h["reason"] for h in history)
 
-    # 3. the update regrades with the run's own seed unless told otherwise; a partial update
-    # with another seed labels only the regraded question with it
+    # 3. an update is a new attempt: it draws anew from the secret unless --seed says
+    # otherwise; a partial update with a seed labels only the regraded question with it
     _copy("mistakes", sub / "a.ipynb")
     _answer_q5(sub / "a.ipynb", "correct")
     res = _kc("grade", sub / "a.ipynb", "--questions", "ex1.q5", "--assignment", "ex1",
@@ -392,32 +395,42 @@ def test_update_is_truthful(tmp_path):
     rows = {Path(r["file"]).name: r for r in
             json.loads((out / "gradebook-ex1.json").read_text())["submissions"]}
     a = rows["a.ipynb"]
-    assert a["question_seeds"] == {"ex1.q5": 12345, "ex1.q6": seed}
-    assert a["cases"]["ex1.q5"]["seed"] == 12345 and a["cases"]["ex1.q6"]["seed"] == seed
+    assert a["question_seeds"] == {"ex1.q5": 12345} and a["draws"] == {"ex1.q6": token["a.ipynb"]}
+    assert a["cases"]["ex1.q5"]["seed"] == 12345
+    assert a["cases"]["ex1.q6"]["draw"] == token["a.ipynb"]
     assert a["points"]["ex1.q5"] == 2 and a["seed"] is None
     page = tmp_path / "fb"
     res = _kc("grade", sub / "b.ipynb", "--questions", "ex1.q6", "--assignment", "ex1",
               "--update", "--output", out, "--no-progress", "--feedback", page)
     rows = {Path(r["file"]).name: r for r in
             json.loads((out / "gradebook-ex1.json").read_text())["submissions"]}
-    assert rows["b.ipynb"]["question_seeds"]["ex1.q6"] == seed  # the run's own seed
+    b = rows["b.ipynb"]
+    assert b["draws"]["ex1.q5"] == token["b.ipynb"]  # not regraded
+    pages = [p.read_text() for p in page.iterdir()]
+    assert len(pages) == 5  # a and b in HTML and Markdown, and the index
+    assert not any("seed" in text.lower() or any(d in text for d in b["draws"].values())
+                   for text in pages)  # what draws the cases stays the instructor's
+    assert b["draws"]["ex1.q6"] not in (token["a.ipynb"], token["b.ipynb"])  # drawn anew
 
-    # 4. a replay reproduces every row: each question alone under the seed the row names
-    # (one run per question and seed, over every file whose row names that seed for it)
+    # 4. a replay reproduces every row: each question alone under the seed the row names, or
+    # with its draw token and the secret (one run per question and draw, over every file
+    # whose row names that draw for it)
     replays: dict = {}
     for name, row in rows.items():
         if row["possible"] == 0:
             continue
         for qid, qseed in row["question_seeds"].items():
-            replays.setdefault((qid, qseed), []).append(name)
+            replays.setdefault((qid, "--seed", str(qseed)), []).append(name)
+        for qid, draw in row["draws"].items():
+            replays.setdefault((qid, "--draw", draw), []).append(name)
     assert sum(map(len, replays.values())) == 4  # a and b, two questions each
-    for i, ((qid, qseed), names) in enumerate(sorted(replays.items())):
+    for i, ((qid, option, value), names) in enumerate(sorted(replays.items())):
         again, files = tmp_path / f"replay-{i}", tmp_path / f"replay-{i}-files"
         files.mkdir()
         for name in names:
             (files / name).write_bytes((sub / name).read_bytes())
-        res = _kc("grade", files, "--questions", qid, "--output", again,
-                  "--seed", qseed, "--no-progress", "--jobs", "1")
+        res = _kc("grade", files, "--questions", qid, "--output", again, option, value,
+                  "--secret", out / "grading-secret.key", "--no-progress", "--jobs", "1")
         assert res.returncode == 0, res.stderr[-3000:]
         replayed = {Path(r["file"]).name: r
                     for r in json.loads((again / "gradebook.json").read_text())["submissions"]}

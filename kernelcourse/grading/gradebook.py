@@ -3,7 +3,10 @@
 command prints.
 
 A row holds the file, its sha256, the points per question, the points possible, the total, the
-errors and the seconds taken; the JSON also records the assignment, the seed and the sandbox.
+errors and the seconds taken, and how each question's cases were drawn (the draw token, or
+the instructor's seed); the JSON also records the assignment, the key file's name (never the
+secret) and the sandbox. The gradebook is the instructor's: no student-facing output copies a
+token or a seed from it.
 Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.clean_text`),
 and no CSV field can pass for a spreadsheet formula.
 """
@@ -45,11 +48,13 @@ class Submission:
     graded_at: str = ""
     question_hashes: dict = field(default_factory=dict)
     regraded: list = field(default_factory=list)
-    # which cases each question was graded on: {id: {"seed", "fixed", "drawn"}} (the fixed
-    # cases are the same in every run; the drawn ones come from the seed), and the seed of
-    # each question's drawn cases (a partial --update with another seed changes only its own)
+    # which cases each question was graded on: {id: {"draw" or "seed", "fixed", "drawn"}} (the
+    # fixed cases are the same in every run; the drawn ones come from the secret and the draw
+    # token, or from the instructor's --seed), the draw token of each question (a partial
+    # --update changes only its own) and, in a --seed run, each question's seed
     cases: dict = field(default_factory=dict)
     question_seeds: dict = field(default_factory=dict)
+    draws: dict = field(default_factory=dict)
     # regrades that failed (the file no longer read, the grader failed): the row kept its
     # points; each entry says when, which questions and why
     failed_regrades: list = field(default_factory=list)
@@ -61,7 +66,7 @@ class Submission:
                 "feedback": self.feedback, "version": self.version, "seed": self.seed,
                 "graded_at": self.graded_at, "question_hashes": self.question_hashes,
                 "regraded": self.regraded, "cases": self.cases,
-                "question_seeds": self.question_seeds,
+                "question_seeds": self.question_seeds, "draws": self.draws,
                 "failed_regrades": self.failed_regrades}
 
 
@@ -85,14 +90,16 @@ def _ids_of(assignment) -> list[str]:
 class _Gradebook:
     """``gradebook.csv`` and ``gradebook.json`` in ``output``, each replaced atomically."""
 
-    def __init__(self, output: Path, seed: int, assignment, sandbox, name: str | None = None):
+    def __init__(self, output: Path, seed: int | None, assignment, sandbox,
+                 name: str | None = None, secret: str | None = None):
         self.output, self.seed, self.assignment = output, seed, list(assignment)
+        self.secret = secret
         self.sandbox = sandbox.describe() if sandbox is not None else "none (--no-sandbox)"
         self.name = name
 
     def write(self, rows) -> tuple[Path, Path]:
         return write_gradebook(rows, self.output, self.seed, self.assignment, self.sandbox,
-                               name=self.name)
+                               name=self.name, secret=self.secret)
 
 
 def _replace(path: Path, text: str) -> None:
@@ -110,10 +117,12 @@ def _replace(path: Path, text: str) -> None:
         raise
 
 
-def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="",
-                    name: str | None = None) -> tuple[Path, Path]:
+def write_gradebook(rows, output: Path, seed: int | None, assignment=(), sandbox="",
+                    name: str | None = None, secret: str | None = None) -> tuple[Path, Path]:
     """Write ``gradebook.csv`` and ``gradebook.json`` into ``output`` (atomically);
-    ``gradebook-NAME.csv`` and ``gradebook-NAME.json`` with an assignment ``name``."""
+    ``gradebook-NAME.csv`` and ``gradebook-NAME.json`` with an assignment ``name``.
+    ``seed``: the run's seed when every row was drawn from it; ``secret``: the name of the
+    key file the draw tokens need (recorded so a replay knows which)."""
     output = Path(output)
     output.mkdir(parents=True, exist_ok=True)
     columns = _columns(rows, assignment)
@@ -128,6 +137,7 @@ def write_gradebook(rows, output: Path, seed: int, assignment=(), sandbox="",
                          r.sha256])
     registry = all_questions()
     book = {"seed": seed,
+            "secret": secret,
             "name": name or "",
             "assignment": list(assignment),
             "sandbox": sandbox,

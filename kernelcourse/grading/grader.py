@@ -27,9 +27,10 @@
    worker before it holds any submission, in a PID and mount namespace of its
    own (a private scratch folder), that ends with the submission and takes
    every process it left with it. For each question the
-   parent draws the cases (from the run's seed: a fresh secret one unless
-   ``--seed`` is given, the same for every submission, recorded in the
-   gradebook) and sends the answer cell's source (as IPython would run it),
+   parent draws the cases (from the instructor's secret and a fresh draw token
+   per submission and attempt, :mod:`kernelcourse.grading.draws`, the token
+   recorded in the gradebook; or, with ``--seed``, from that seed, the same
+   for every submission) and sends the answer cell's source (as IPython would run it),
    the inputs and the names the question forbids; the worker runs that one
    answer in a child process forked for it alone and returns only plain
    data as JSON, bounded in size and depth; the parent computes the expected
@@ -52,7 +53,8 @@
 
 The gradebook holds one row per submission: the file, its sha256, the points
 per question, the points possible, the total, the errors and the seconds
-taken; the JSON also records the assignment, the seed and the sandbox.
+taken, and how each question's cases were drawn (its draw token, or the seed);
+the JSON also records the assignment, the key file's name and the sandbox.
 
 This module holds the run itself (:func:`grade_paths`, :func:`grade_notebook`);
 every name of the parts above stays importable from here.
@@ -69,6 +71,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .sealed import transport
+from .draws import load_secret, new_secret, new_token, question_seed, secret_file
 from .assignment import _main_set, _selected, choose_assignment
 from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
                         _short_names, summary_table, write_gradebook)
@@ -77,7 +80,7 @@ from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LI
                      bounded_json, cell_problem, clean_text, find_notebooks, python_source,
                      read_notebook, read_submission, static_source)
 from .handback.feedback import feedback_record
-from .handback.history import archive, book_files, load_rows, merge, stamp
+from .handback.history import archive, book_files, file_key, load_rows, merge, stamp
 from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
@@ -88,7 +91,9 @@ __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
 
 DEFAULTS = {
-    "seed": None,               # None: a fresh secret seed per run, recorded in the gradebook
+    "seed": None,               # None: draws from the secret, per submission and attempt
+    "secret": None,             # the secret's bytes (None with a seed: a fresh one per call)
+    "draw": None,               # a draw token to replay (None: a fresh one per submission)
     "question_timeout": None,   # None: each question's own time_limit
     "submission_timeout": 300.0,
     "memory_mb": 2048,
@@ -97,12 +102,36 @@ DEFAULTS = {
 
 
 def new_seed() -> int:
-    """A fresh secret seed for one run (recorded in the gradebook JSON; ``--seed`` replays it)."""
+    """A fresh random seed (for an instructor's own tests; graded runs draw from the secret)."""
     return secrets.randbits(62)
 
 
 def _question_seed(seed: int, question_id: str) -> int:
     return (seed * 1_000_003 + zlib.crc32(question_id.encode())) % 2**32
+
+
+class _Draws:
+    """How one submission's cases are drawn: from an instructor's ``seed`` (the same for every
+    submission), from the ``secret`` and this attempt's draw ``token``, or, replaying a
+    gradebook row, as ``recorded`` per question (``{id: {"seed": s} or {"draw": token}}``)."""
+
+    def __init__(self, seed=None, secret=None, token=None, recorded=None):
+        self.seed, self.secret, self.token, self.recorded = seed, secret, token, recorded
+
+    def record(self, question_id: str) -> dict:
+        """What the gradebook keeps to replay the question: its seed, or its draw token."""
+        if self.recorded is not None:
+            found = self.recorded.get(question_id)
+            if not found:
+                raise ValueError(f"the row replayed has no draw for {question_id}")
+            return dict(found)
+        return {"seed": self.seed} if self.seed is not None else {"draw": self.token}
+
+    def of(self, question_id: str) -> int:
+        how = self.record(question_id)
+        if how.get("seed") is not None:
+            return _question_seed(int(how["seed"]), question_id)
+        return question_seed(self.secret, str(how["draw"]), question_id)
 
 
 # (question id, id(question), question seed) -> (question, cases, cases as sent): the same
@@ -124,6 +153,7 @@ def _cases_of(q, seed: int) -> tuple[list, list]:
 
 
 def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
+                   secret=DEFAULTS["secret"], draw=DEFAULTS["draw"],
                    question_timeout=DEFAULTS["question_timeout"],
                    submission_timeout=DEFAULTS["submission_timeout"],
                    memory_mb=DEFAULTS["memory_mb"], sandbox="auto",
@@ -137,26 +167,43 @@ def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
     ``pool``: a :class:`~kernelcourse.grading.sealed.pool.WorkerPool` made with the same
     sandbox and ``memory_mb``, whose worker grades this file in a process of its own (as
     ``kernelcourse grade`` grades a folder), or None to start a worker for this file.
+    ``seed``: every question's cases from this seed; else from ``secret`` (a fresh one when
+    None) and the draw token ``draw`` (a fresh one when None).
     """
     sandbox = probe() if sandbox == "auto" else sandbox
-    seed = new_seed() if seed is None else seed
+    if seed is None and secret is None:
+        secret = new_secret()
     intake = _read(Path(path), int(max_notebook_mb * 1024 * 1024))
     if selection is None and intake.answers:
         selection = choose_assignment([list(intake.answers)])
     return _grade(intake, all_questions(), selection or [], sandbox, seed=seed,
-                  question_timeout=question_timeout, submission_timeout=submission_timeout,
+                  secret=secret, draw=draw, question_timeout=question_timeout, submission_timeout=submission_timeout,
                   memory_mb=memory_mb, pool=pool)
 
 
 def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, question_timeout,
-           submission_timeout, memory_mb, pool=None) -> Submission:
+           submission_timeout, memory_mb, pool=None, secret=None, draw=None,
+           replay=None) -> Submission:
     """Grade one read submission; any failure of the grader itself becomes an error row.
     ``pool``: the job's :class:`WorkerPool` (reset for this submission), or None for a worker
-    of its own."""
+    of its own. The cases come from ``seed`` when given, else from ``secret`` and the draw
+    token ``draw`` (a fresh one for this attempt when None); ``replay`` maps a file (as
+    :func:`~kernelcourse.grading.handback.history.file_key` writes it) to the draws its
+    gradebook row records, which are replayed."""
     start = time.monotonic()
     row = Submission(file=str(intake.path), sha256=intake.sha256)
+    if replay is not None:
+        recorded = replay.get(file_key(str(intake.path)))
+        if recorded is None:
+            row.errors.append("not graded: the gradebook replayed has no row for this file")
+            return row
+        draws = _Draws(secret=secret, recorded=recorded)
+    elif seed is not None:
+        draws = _Draws(seed=seed)
+    else:
+        draws = _Draws(secret=secret, token=draw or new_token())
     try:
-        _grade_answers(row, intake, registry, selection, sandbox, start, seed=seed,
+        _grade_answers(row, intake, registry, selection, sandbox, start, draws=draws,
                        question_timeout=question_timeout, submission_timeout=submission_timeout,
                        memory_mb=memory_mb, pool=pool)
     except Exception as exc:  # noqa: BLE001 - one submission must never stop the run
@@ -171,7 +218,7 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
     return row
 
 
-def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, question_timeout,
+def _grade_answers(row, intake, registry, selection, sandbox, start, *, draws, question_timeout,
                    submission_timeout, memory_mb, pool=None) -> None:
     if intake.error:
         row.errors.append(intake.error)
@@ -196,7 +243,7 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
             pool.next_submission()  # a fresh worker, or the job's worker reset
             start = time.monotonic()  # the worker's start-up is not the submission's time
         for q in questions:
-            _grade_question(row, q, answers, pool, start, seed=seed,
+            _grade_question(row, q, answers, pool, start, draws=draws,
                             question_timeout=question_timeout,
                             submission_timeout=submission_timeout)
     finally:
@@ -206,7 +253,7 @@ def _grade_answers(row, intake, registry, selection, sandbox, start, *, seed, qu
             pool.finish_submission()
 
 
-def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
+def _grade_question(row, q, answers, pool, start, *, draws, question_timeout,
                     submission_timeout) -> None:
     row.points[q.id] = 0.0
     left = submission_timeout - (time.monotonic() - start)
@@ -221,9 +268,9 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         return
     limit = q.time_limit if question_timeout is None else question_timeout
     try:
-        cases, sent = _cases_of(q, _question_seed(seed, q.id))
+        cases, sent = _cases_of(q, draws.of(q.id))
         fixed = sum(bool(getattr(c, "fixed", False)) for c in cases)
-        row.cases[q.id] = {"seed": seed, "fixed": fixed, "drawn": len(cases) - fixed}
+        row.cases[q.id] = {**draws.record(q.id), "fixed": fixed, "drawn": len(cases) - fixed}
         forbidden = q.shortcut_objects()
         cell = answers[q.id]
         source = static_source(cell)  # for reading; IPython's transformation runs sealed
@@ -260,7 +307,7 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
     names = {name for name, _ in forbidden.values()}
     reported = reply.get("uses") if isinstance(reply.get("uses"), list) else []
     uses |= {u for u in reported if u in names}
-    result = _judge(q, cases, reply, sorted(uses), seed=_question_seed(seed, q.id))
+    result = _judge(q, cases, reply, sorted(uses))
     row.points[q.id] = round(result.points, 4)
     row.details[q.id] = result.line()
     row.feedback[q.id] = feedback_record(result)
@@ -268,9 +315,8 @@ def _grade_question(row, q, answers, pool, start, *, seed, question_timeout,
         row.errors.append(f"{q.id}: {result.detail}")
 
 
-def _judge(question, cases, reply: dict, uses, seed=None) -> Result:
-    """The verdict on one question's reply; ``seed`` (the one its drawn cases came from) lets
-    the verdict name the call that prints a drawn case's inputs."""
+def _judge(question, cases, reply: dict, uses) -> Result:
+    """The verdict on one question's reply (it names no seed: a student reads it)."""
     if uses:
         return score(question, cases, [], uses=uses)
     if "outcomes" not in reply:
@@ -280,7 +326,7 @@ def _judge(question, cases, reply: dict, uses, seed=None) -> Result:
     if not isinstance(outcomes, list) or not all(isinstance(o, dict) for o in outcomes):
         return Result(question, "error", 0, len(cases), 0.0, "malformed reply from the worker")
     try:
-        return score(question, cases, outcomes, seed=seed)
+        return score(question, cases, outcomes)
     except Exception as exc:  # noqa: BLE001 - a weird answer must not stop the run
         return Result(question, "error", 0, len(cases), 0.0,
                       f"could not compare the answer ({type(exc).__name__}: "
@@ -311,15 +357,22 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     holding that gradebook copies the old rows into the history first; with ``update`` the
     rows graded now (their questions ``selection``) are merged into it instead, each replaced
     row kept in the history (:mod:`kernelcourse.grading.handback.history`).
+
+    The cases: with ``seed``, from that seed for every submission; else from the instructor's
+    secret (``secret`` bytes, or the key file ``secret_file``, by default
+    :data:`~kernelcourse.grading.draws.SECRET_NAME` in ``output``, made once when missing) and
+    a fresh draw token per submission (``draw`` replays a recorded one). An update is a new
+    attempt: it draws anew.
     """
     stream = sys.stderr if stream is None else stream
     files = book_files(output, assignment_name)
+    if update and not files["json"].exists():
+        raise ValueError(f"--update: there is no gradebook {files['json']} to update")
+    key = _resolve_secret(output, options)
+    if options.get("replay") is not None:
+        options["replay"] = _recorded_draws(options["replay"])
     if update:
-        if not files["json"].exists():
-            raise ValueError(f"--update: there is no gradebook {files['json']} to update")
         old_rows, old_assignment, old_seed = load_rows(files)
-        if options.get("seed") is None:  # one assignment, one set of cases: the run's own
-            options["seed"] = old_seed if isinstance(old_seed, int) else new_seed()
         registry = all_questions()
         if selection:
             graded = {q.id for q in _selected(selection, registry)}
@@ -327,38 +380,66 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
             graded = {q.id for q in _selected(old_assignment, registry)}
         new_rows = _grade_paths(paths, output=output, selection=selection or old_assignment,
                                 progress=progress, stream=stream, jobs=jobs, sandbox=sandbox,
-                                book=False, **options)
+                                book=False, secret_name=key, **options)
+        drawn = (f"seed {options['seed']}" if options.get("seed") is not None
+                 else "new cases drawn from the secret")
         rows, n, failures = merge(old_rows, new_rows, graded, files["history"],
                                   f"regrade (--update) of {', '.join(sorted(graded))} with "
-                                  f"seed {options['seed']}")
-        book = _Gradebook(Path(output), old_seed if old_seed is not None else options["seed"],
+                                  f"{drawn}")
+        book = _Gradebook(Path(output), old_seed if options.get("seed") == old_seed else None,
                           old_assignment, probe() if sandbox == "auto" else sandbox,
-                          name=assignment_name)
+                          name=assignment_name, secret=key)
         book.write(rows)
-        stream.write(f"updated {n} row(s) of {files['json'].name} (seed {options['seed']}); "
+        stream.write(f"updated {n} row(s) of {files['json'].name} ({drawn}); "
                      f"their previous results are in {files['history'].name}\n")
         for file, why in failures:
             stream.write(f"REGRADE FAILED for {clean_text(file, 200)}: {clean_text(why, 300)}; "
                          f"its previous row is kept unchanged\n")
         return rows
-    if options.get("seed") is None:
-        options["seed"] = new_seed()
     n = archive(files, "replaced by a new run")
     if n:
         stream.write(f"{files['json'].name} existed: its {n} row(s) are kept in "
                      f"{files['history'].name} before it is replaced\n")
     return _grade_paths(paths, output=output, selection=selection, progress=progress,
                         stream=stream, jobs=jobs, sandbox=sandbox, name=assignment_name,
-                        **options)
+                        secret_name=key, **options)
+
+
+def _resolve_secret(output, options: dict) -> str | None:
+    """Put the secret's bytes in ``options`` (unless a seed is given or the bytes are); the
+    key file's name, as the gradebook records it (None when no file is used)."""
+    path = options.pop("secret_file", None)
+    if options.get("seed") is not None or options.get("secret") is not None:
+        return None
+    file = secret_file(output, path)
+    # a replay needs the secret it was drawn with: it never makes a new one
+    replaying = options.get("draw") is not None or options.get("replay") is not None
+    options["secret"] = load_secret(file, create=not replaying)
+    return file.name
+
+
+def _recorded_draws(path) -> dict:
+    """``{file: {question id: {"draw": token} or {"seed": s}}}`` from the gradebook JSON at
+    ``path`` (each row's ``cases``), to replay it."""
+    from .handback.history import load_book
+
+    book = load_book(Path(path))
+    out = {}
+    for row in book.get("submissions", []) if isinstance(book, dict) else []:
+        if isinstance(row, dict) and isinstance(row.get("file"), str):
+            out[file_key(row["file"])] = {
+                q: {k: v for k, v in c.items() if k in ("draw", "seed")}
+                for q, c in (row.get("cases") or {}).items() if isinstance(c, dict)}
+    return out
 
 
 def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=None, jobs=None,
-                 sandbox="auto", name=None, book=True, **options):
+                 sandbox="auto", name=None, book=True, secret_name=None, **options):
     stream = sys.stderr if stream is None else stream
     sandbox = probe() if sandbox == "auto" else sandbox
     jobs = max(1, int(jobs or os.cpu_count() or 1))
-    if options.get("seed") is None:
-        options["seed"] = new_seed()
+    if options.get("seed") is None and options.get("secret") is None:
+        options["secret"] = new_secret()
     max_bytes = int(options.pop("max_notebook_mb", DEFAULTS["max_notebook_mb"]) * 1024 * 1024)
     registry = all_questions()
     notebooks, problems = find_notebooks(paths)
@@ -374,7 +455,8 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
                                    selection, registry)
     slots: list = [None] * len(intakes)
     write = book
-    book = _Gradebook(Path(output), options["seed"], assignment, sandbox, name=name)
+    book = _Gradebook(Path(output), options.get("seed"), assignment, sandbox, name=name,
+                      secret=secret_name)
     stamped = _selected(assignment, registry)
     done = 0
     lock = threading.Lock()
@@ -390,7 +472,7 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
                 pools.append(local.pool)
         row = _grade(intakes[index], registry, assignment, sandbox, pool=local.pool,
                      **_grading_options(options))
-        stamp(row, stamped, options["seed"])
+        stamp(row, stamped, options.get("seed"))
         with lock:
             slots[index] = row
             done += 1
@@ -414,6 +496,9 @@ def _grade_paths(paths, *, output=".", selection=None, progress=True, stream=Non
 
 def _grading_options(options: dict) -> dict:
     return {"seed": options.get("seed", DEFAULTS["seed"]),
+            "secret": options.get("secret", DEFAULTS["secret"]),
+            "draw": options.get("draw", DEFAULTS["draw"]),
+            "replay": options.get("replay"),
             "question_timeout": options.get("question_timeout", DEFAULTS["question_timeout"]),
             "submission_timeout": options.get("submission_timeout",
                                               DEFAULTS["submission_timeout"]),

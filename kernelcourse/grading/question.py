@@ -63,7 +63,9 @@ class Diagnosis:
     ``detect(actual, case) -> bool`` replaces the comparison with ``mistake``'s value;
     ``behaviour(usage, case) -> bool`` diagnoses from how the answer used its inputs
     (``usage``: see :class:`Constraint`), e.g. "changed u in place" or "formed the whole
-    matrix at once".
+    matrix at once". ``hint``: what check() shows, in place of the question's next hint
+    tier, when this mistake is diagnosed (a nudge towards the fix, never a line of the
+    solution; empty: the tiers as usual).
     """
 
     name: str
@@ -71,6 +73,7 @@ class Diagnosis:
     mistake: Callable
     detect: Callable | None = None
     behaviour: Callable | None = None
+    hint: str = ""
 
     def agrees(self, actual, case: Case, expected, rtol: float, atol: float,
                usage: dict | None = None) -> bool | None:

@@ -8,7 +8,8 @@ diagnoses; it is the one judge of ``check`` and of ``kernelcourse grade`` alike.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
+import textwrap
+from dataclasses import dataclass, field
 
 from .sealed import transport
 from .compare import format_value, full_text
@@ -24,6 +25,12 @@ __all__ = ["Result", "score", "evaluate", "answer_source", "credit", "case_input
 LINE_LIMIT = 560
 #: the longest inputs written in a verdict line
 INPUTS_LIMIT = 240
+#: the longest inputs written in check()'s block (beyond it, the call that prints them)
+BLOCK_INPUTS_LIMIT = 600
+#: the width check()'s block is wrapped to (between words, never inside a number)
+BLOCK_WIDTH = 88
+#: the cases of each question's latest check in this process (what ``case_inputs`` prints)
+_LAST_CASES: dict = {}
 
 
 def credit(points: float, fixed: list[bool], drawn: list[bool]) -> float:
@@ -64,8 +71,19 @@ class Result:
     #: how many cases were fixed, and how many of those passed
     n_fixed: int = 0
     fixed_passed: int = 0
+    #: the reported case in parts, for check()'s block: its name ("case 3 (fixed, d=9)"), the
+    #: expected and the actual value written out (or what happened instead: "raised ...")
+    failure: dict = field(default_factory=dict)
+    #: a true-or-false (or per-statement choice) question: one ``(statement, right, answered,
+    #: message)`` per statement, in the order first graded
+    statements: list = field(default_factory=list)
+    #: the reported case's inputs written in full (up to 4000 characters), for the pages
+    full_inputs: str = ""
 
     def _count(self) -> str:
+        if self.statements:
+            right = sum(ok for _, ok, _, _ in self.statements)
+            return f"{right} of {len(self.statements)} statements right"
         if not self.n_fixed:
             return f"{self.n_passed}/{self.n_cases} cases passed"
         drawn = self.n_cases - self.n_fixed
@@ -88,6 +106,8 @@ class Result:
         note = f" Note: {_sentence(self.note)}" if self.note else ""
         if self.status == "passed":
             cases = f"all {self.n_cases} cases" if self.n_cases != 1 else "its one case"
+            if self.statements:
+                cases = f"with all {len(self.statements)} statements right"
             return f"{head}: passed {cases}, {pts}" + (
                 f".{note}" if note else "")
         if self.status == "not attempted":
@@ -111,6 +131,62 @@ class Result:
             detail = _cut_at_word(detail, room)
         return (text + (f" {detail}" if detail else "") + tail +
                 (f" {inputs}" if inputs else "")).rstrip()
+
+
+    def block(self, so_far: str = "", hint: str = "") -> str:
+        """What check() prints: a short block, not one long line. A passed, untouched or
+        crashed answer keeps its one line (:meth:`line`); a failed one gets the verdict and
+        the points, then the failing case's name, its inputs once (when its name does not
+        state them), the expected and the actual value, the likely mistake and ``hint``, each
+        on its own lines, wrapped between words (never inside a number). A true-or-false
+        question gives the statements right and explains every wrong one."""
+        if self.status != "failed":
+            return self.line(so_far) + (f"\n{hint}" if hint else "")
+        q = self.question
+        pts = f"{_fmt(self.points)}/{_fmt(q.points)} points" + (f" ({so_far})" if so_far else "")
+        lines = [f"{q.id} {q.title}: failed, {pts}", _wrap(_sentence(self._count()))]
+        if self.statements:
+            for statement, ok, answered, message in self.statements:
+                if not ok:
+                    lines.append(_wrap(f"Wrong: {statement} (you answered {answered}): "
+                                       f"{_sentence(message)}", "  "))
+        else:
+            lines += self._failure_lines()
+            if self.diagnosis is not None:
+                lines.append(_wrap(f"Likely mistake: {_sentence(self.diagnosis.message)}"))
+        if self.note:
+            lines.append(_wrap(f"Note: {_sentence(self.note)}"))
+        if hint:
+            lines.append(_wrap(hint))
+        return "\n".join(lines)
+
+    def _failure_lines(self) -> list[str]:
+        """The reported case: its name, its inputs (once), expected and got."""
+        f = self.failure
+        if not f:
+            return [_wrap(_sentence(self.detail))] if self.detail else []
+        lines = [_wrap(f"Failing case: {f['case']}")]
+        inputs = self.full_inputs
+        if inputs:
+            lines.append(_wrap(f"Inputs: {inputs}" if len(inputs) <= BLOCK_INPUTS_LIMIT
+                               else f"Inputs: {f['call']}" if f.get("call") else
+                               f"Inputs: {inputs[:BLOCK_INPUTS_LIMIT]} ...", "  "))
+        if "expected" in f:
+            lines.append(_wrap(f"Expected: {f['expected']}", "  "))
+            lines.append(_wrap(f"Got:      {f['got']}", "  "))
+            if f.get("reason"):
+                lines.append(_wrap(f"Where:    {f['reason']}", "  "))
+        else:
+            lines.append(_wrap(f"Got:      {f['what']}", "  "))
+        return lines
+
+
+def _wrap(text: str, indent: str = "") -> str:
+    """``text`` as lines of at most :data:`BLOCK_WIDTH` characters (the first indented by two
+    spaces, the rest by ``indent`` more), broken between words: a number is never cut."""
+    return "\n".join(textwrap.wrap(text, BLOCK_WIDTH, initial_indent="  ",
+                                   subsequent_indent="  " + indent + "  ",
+                                   break_long_words=False, break_on_hyphens=False)) or "  "
 
 
 def _cut_at_word(text: str, room: int) -> str:
@@ -153,9 +229,9 @@ def _named_arguments(question: Question, case: Case) -> list[tuple[str, object]]
     return named + list(case.kwargs.items())
 
 
-def _inputs_text(question: Question, case: Case, number: int, seed: int | None) -> str:
-    """The inputs of case ``number`` (1-based) in full, when short, and the call that prints
-    them; '' when the label already states them all (a scalar or a statement)."""
+def _written_inputs(question: Question, case: Case) -> str:
+    """The inputs of a case written in full ('' when its label already states them all: a
+    scalar or a statement)."""
     named = _named_arguments(question, case)
     if not named:
         return ""
@@ -164,31 +240,41 @@ def _inputs_text(question: Question, case: Case, number: int, seed: int | None) 
     if all((value if isinstance(value, str) else text).replace(" ", "") in label
            for (_, value), (_, text) in zip(named, written)):
         return ""
-    where = f"{question.id!r}, {number}" + ("" if case.fixed else f", seed={seed}")
-    call = (f"To see them: case_inputs({where}), from kernelcourse.grading."
-            if case.fixed or seed is not None else "")
-    inputs = ", ".join(f"{name}={text}" for name, text in written)
+    return ", ".join(f"{name}={text}" for name, text in written)
+
+
+def _inputs_text(question: Question, case: Case, number: int) -> str:
+    """The inputs of case ``number`` (1-based) in full, when short, and the call that prints
+    them (a drawn case's from the latest check in this process; no seed is ever written: a
+    student reads it); '' when the label already states them all."""
+    inputs = _written_inputs(question, case)
+    if not inputs:
+        return ""
+    call = (f"To see them: case_inputs({question.id!r}, {number}), from kernelcourse.grading"
+            + ("." if case.fixed else ", after this check."))
     if len(inputs) > INPUTS_LIMIT:
         return call
-    return f"Inputs: {inputs}." + (f" {call}" if call else "")
+    return f"Inputs: {inputs}. {call}"
 
 
 def case_inputs(question_id: str, number: int, seed: int | None = None, show: bool = True):
     """The inputs of case ``number`` (1-based, as a verdict numbers them) of a question, as
     ``(args, kwargs)``, printed in full when ``show``. The fixed cases come first and are the
-    same in every run; a drawn case needs the seed of the check that drew it."""
+    same in every run; a drawn case is the one of the latest check of the question in this
+    process (or, for an instructor, of the cases drawn with ``seed``)."""
     from .questions import get_question
 
     question = get_question(question_id)
-    cases = question.make_cases(0 if seed is None else seed)
+    last = _LAST_CASES.get(question.id) if seed is None else None
+    cases = last if last is not None else question.make_cases(0 if seed is None else seed)
     if not 1 <= number <= len(cases):
-        raise ValueError(f"{question_id} has cases 1 to {len(cases)} for this seed; got {number}")
+        raise ValueError(f"{question_id} has cases 1 to {len(cases)}; got {number}")
     case = cases[number - 1]
-    if not case.fixed and seed is None:
-        raise ValueError(f"case {number} of {question_id} is drawn: give the seed of the check "
-                         f"that drew it")
+    if not case.fixed and seed is None and last is None:
+        raise ValueError(f"case {number} of {question_id} is drawn: run check({question_id!r}) "
+                         f"first, then ask for its inputs")
     if show:
-        kind = "fixed" if case.fixed else f"drawn with seed {seed}"
+        kind = "fixed" if case.fixed else "drawn by the latest check"
         print(f"{question_id}, case {number} ({kind}): {case.label}")
         for name, value in _named_arguments(question, case):
             print(f"{name} = {full_text(value)}")
@@ -207,7 +293,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
 
     ``uses``: the forbidden names the answer used (static and run-time
     detection, :mod:`kernelcourse.grading.shortcuts`); any makes it 0 points.
-    ``seed``: the seed the drawn cases came from (only named in the message).
+    ``seed``: unused (kept for callers; no verdict names a seed, a student reads it).
     The points are :func:`credit`'s: the share of the fixed cases passed.
     """
     n = len(cases)
@@ -218,7 +304,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
                       f"results for {n} cases")
     if outcomes and outcomes[0].get("kind") == "not_implemented":
         return Result(question, "not attempted", 0, n)
-    records, notes, passed, failures = [], [], [], {}
+    records, notes, passed, failures, parts = [], [], [], {}, {}
     record_case: list[int] = []
     names = _parameter_names(question)
     atol = max(question.atol, 0.0)
@@ -248,6 +334,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
                     why = ""  # a passed case needs no message
                 elif question.compare_reference:
                     why = _expected_got(expected, actual, reason, atol)
+                    parts[index] = _expected_got_parts(expected, actual, reason, atol)
                 else:
                     why = f"got {format_value(actual, atol=atol)}: {reason}"
         elif kind == "error":
@@ -272,13 +359,58 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
     if n_passed < n:
         diagnosis, where = question.diagnose_where(records)
         shown = record_case[where] if where is not None else min(failures)
-    detail = inputs = ""
+    detail = inputs = full = ""
+    failure: dict = {}
     if shown is not None:
         case = cases[shown]
         detail = f"On {_case_name(case, shown + 1)}: {failures[shown]}"
-        inputs = _inputs_text(question, case, shown + 1, seed)
+        inputs = _inputs_text(question, case, shown + 1)
+        full = _written_inputs(question, case)
+        failure = {"case": _case_name(case, shown + 1),
+                   "call": f"case_inputs({question.id!r}, {shown + 1})",
+                   **parts.get(shown, {"what": failures[shown]})}
     return Result(question, status, n_passed, n, points, detail, diagnosis, "; ".join(notes),
-                  inputs, len(fixed), sum(fixed))
+                  inputs, len(fixed), sum(fixed), failure,
+                  _statements(question, cases, passed, records), full[:4000])
+
+
+def _statements(question: Question, cases, passed, records) -> list:
+    """For a question answered statement by statement (a choice whose reference keeps an
+    ``answer_key`` dict): ``(statement, right, answered, message)`` per statement, right when
+    every case of it passed; the message of a wrong one is its diagnosis's (the diagnosis
+    whose mistake gives the answer on it), else the question's property."""
+    key = getattr(question.reference, "answer_key", None)
+    if not isinstance(key, dict):
+        return []
+    answers = {id(case): actual for case, actual, *_ in records}
+    state: dict = {}  # statement -> [right, what was answered on its first failing case]
+    for case, ok in zip(cases, passed):
+        name = case.args[0] if case.args else None
+        if not isinstance(name, str) or name not in key:
+            continue
+        entry = state.setdefault(name, [True, None])
+        if not ok and entry[0]:
+            entry[:] = [False, answers.get(id(case), "no answer")]
+    out = []
+    for name, (ok, answered) in state.items():
+        message = ""
+        if not ok:
+            case = Case((name,))
+            expected = question.expected(case)
+            message = next((d.message for d in question.diagnoses
+                            if d.agrees(answered, case, expected, question.rtol, question.atol)),
+                           "")
+            message = message or next((p.message for p in question.properties), "not right")
+        out.append((f"statement {name!r}", ok, answered, message))
+    return out
+
+
+def _expected_got_parts(expected, actual, reason: str, atol: float) -> dict:
+    """:func:`_expected_got` in parts, for check()'s block."""
+    want, got = format_value(expected, atol=atol), format_value(actual, atol=atol)
+    if want == got:
+        want, got = full_text(expected), full_text(actual)
+    return {"expected": want, "got": got, "reason": reason}
 
 
 def _expected_got(expected, actual, reason: str, atol: float) -> str:
@@ -340,6 +472,7 @@ def evaluate(question: Question, answer, seed: int, seconds: float | None = None
                       f"expected the function {question.function}, got "
                       f"{type(answer).__name__} {format_value(answer, limit=40)}")
     cases = question.make_cases(seed)
+    _LAST_CASES[question.id] = cases
     limit = question.time_limit if seconds is None else seconds
     forbidden = question.shortcut_objects() if detect_shortcuts else {}
     uses = set(static_uses(answer_source(answer), forbidden)) if forbidden else set()

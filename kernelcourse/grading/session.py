@@ -8,7 +8,14 @@ hint tiers were shown. :func:`reset_session` forgets all of it.
 
 **Hints.** A question's ``hints`` are tiers, a nudge first. ``hint("ex1.q4")`` prints the next
 tier at each call; from the second failed check of a question on, each failed check prints the
-next tier not yet shown.
+next tier not yet shown. When the check names the mistake and its diagnosis has a hint of its
+own (:attr:`~kernelcourse.grading.question.Diagnosis.hint`), that hint follows it instead, from
+the first failed check on.
+
+**What check() prints** (:meth:`~kernelcourse.grading.scoring.Result.block`): a passed or
+untouched answer, one line; a failed one, a short block: the verdict and the points, the
+failing case's inputs once, expected and got, the likely mistake and the hint. No seed: the
+cases of the latest check are kept here, so ``case_inputs(id, n)`` prints a drawn case.
 
 **The answer, found by name.** ``check("ex1.q1")`` looks the question's function up in the
 notebook's namespace (the caller's globals), so the check cell needs no name that could be
@@ -30,7 +37,7 @@ import zlib
 from typing import Any
 
 from .sealed.running import QuestionTimeout, _short
-from .scoring import Result, _fmt, evaluate
+from .scoring import Result, _fmt, _wrap, evaluate
 
 __all__ = ["check", "hint", "reset_session", "session_points"]
 
@@ -161,7 +168,8 @@ def _caller_globals(depth: int = 2) -> dict:
 
 # --------------------------------------------------------------------- check
 def check(question_id: str, answer: Any = _NOT_GIVEN) -> None:
-    """Check the answer to a question; print one line.
+    """Check the answer to a question; print its verdict (one line, or a short block when it
+    failed).
 
     ``answer`` defaults to the function the question asks for, looked up by its name in
     the caller's (the notebook's) globals.
@@ -171,7 +179,7 @@ def check(question_id: str, answer: Any = _NOT_GIVEN) -> None:
     >>> check("l1.cp1")   # doctest: +SKIP
     l1.cp1 all-subsets kernel: passed all 4 cases, 2/2 points (so far 2/4 in l1)
     """
-    from .questions import all_questions, get_question
+    from .questions import get_question, set_questions
 
     _install_hook()
     question = get_question(question_id)
@@ -194,25 +202,31 @@ def check(question_id: str, answer: Any = _NOT_GIVEN) -> None:
     except QuestionTimeout:  # pragma: no cover - the alarm fired outside the answer
         result = Result(question, "error", detail="stopped by the time limit")
     _SESSION[question.id] = result.points
-    in_set = [q for q in all_questions().values() if q.set_name == question.set_name]
+    in_set = list(set_questions(question.set_name).values())
     total = sum(q.points for q in in_set)
     got = sum(_SESSION.get(q.id, 0.0) for q in in_set)
-    line = result.line(f"so far {_fmt(got)}/{_fmt(total)} in {question.set_name}")
+    so_far = f"so far {_fmt(got)}/{_fmt(total)} in {question.set_name}"
+    extra = []
     name = getattr(answer, "__name__", question.function)
     if callable(answer) and name != question.function:
-        line += (f". Note: the grader runs the function named {question.function} from the cell "
-                 f"'# ANSWER {question.id}'; this one is named {name}")
+        extra.append(f"Note: the grader runs the function named {question.function} from the "
+                     f"cell '# ANSWER {question.id}'; this one is named {name}")
     if failure:
         still = "the stub" if result.status == "not attempted" else "the earlier version"
-        line += (f". Your answer cell failed when you last ran it ({failure}), so "
-                 f"{question.function} is still {still}: fix the cell and run it again")
-    print(line)
+        extra.append(f"Your answer cell failed when you last ran it ({failure}), so "
+                     f"{question.function} is still {still}: fix the cell and run it again")
+    text = ""
     if result.status != "passed":
         _FAILURES[question.id] = _FAILURES.get(question.id, 0) + (result.status != "not attempted")
-        if _FAILURES.get(question.id, 0) >= 2:
-            text = _hint_text(question)
-            if text is not None:
-                print(text)
+        own = getattr(result.diagnosis, "hint", "") if result.status == "failed" else ""
+        if own:  # the hint that addresses the mistake named, in place of the next tier
+            text = f"Hint for this mistake ({question.id}): {own}"
+        elif _FAILURES.get(question.id, 0) >= 2:
+            text = _hint_text(question) or ""
+    if result.status == "failed":
+        print("\n".join([result.block(so_far, text), *(_wrap(e) for e in extra)]))
+    else:
+        print(". ".join([result.line(so_far), *extra]) + (f"\n{text}" if text else ""))
     return None
 
 

@@ -113,9 +113,10 @@ def hand_back(rows, *, output=".", name="", feedback=None, report=False, roster=
     graded = [r for r in rows if r.possible > 0]
     assignment = list(dict.fromkeys(q for r in graded for q in r.points))
     name = name or (registry[assignment[0]].set_name if assignment else "assignment")
+    # the class report (the instructor's) says how the cases were drawn; no student page does
     seeds = sorted({str(s) for r in graded for s in (r.question_seeds or {}).values()}
                    or {str(r.seed) for r in graded if r.seed is not None})
-    seed = seeds[0] if len(seeds) == 1 else ", ".join(seeds)
+    seed = seeds[0] if len(seeds) == 1 else ", ".join(seeds) or None
     lines: list = []
 
     def attempt(what, job):
@@ -135,7 +136,7 @@ def hand_back(rows, *, output=".", name="", feedback=None, report=False, roster=
             from .feedback import write_feedback
 
             written, failures = write_feedback(
-                rows, feedback, seed=seed, assignment=name, students=students,
+                rows, feedback, assignment=name, students=students,
                 registry=registry, late={f: v["sentence"] for f, v in late.items()})
             n = sum(p.suffix == ".html" and p.name != "index.html" for p in written)
             lines.append(f"feedback: {n} page(s) in {feedback} (HTML and Markdown), listed in "

@@ -26,7 +26,8 @@ Formats, as each platform documents them:
   ``/autograder/source``, puts the student's files in ``/autograder/submission`` and reads
   ``/autograder/results/results.json``: ``score``, ``output``, ``execution_time`` and ``tests``,
   each test with ``name``, ``score``, ``max_score``, ``output`` and ``visibility``.
-  :func:`build_gradescope` writes the zip, with a secret seed fixed when it is built; its
+  :func:`build_gradescope` writes the zip, holding the instructor's grading secret (students
+  never see the zip; each submission draws its own cases from it, a resubmission new ones); its
   ``setup.sh`` brings Python 3.11 on the default base image, Ubuntu 22.04 (Gradescope,
   "Base Images"), whose python3 is 3.10, as Gradescope advises ("Python 3 issues": an explicit
   Python beside the system's); its ``run_autograder`` calls
@@ -213,20 +214,24 @@ exec "$PYTHON" -m kernelcourse gradescope run --root "$ROOT"
 
 
 def build_gradescope(output, selection, *, seed=None, questions_from=None,
-                     package_root=None) -> Path:
+                     package_root=None, secret_file=None) -> Path:
     """Write the Gradescope autograder zip to ``output``: ``setup.sh``, ``run_autograder``,
-    ``config.json`` (the questions and the seed: ``seed``, else a fresh secret one fixed in
-    the zip), the package's source under ``package/`` and the instructors' question files
-    under ``questions/``."""
-    from ..grader import new_seed
+    ``config.json`` (the questions and the grading secret, read from the key file
+    ``secret_file``, by default :data:`~kernelcourse.grading.draws.SECRET_NAME` beside the zip,
+    made once when missing), the package's source under ``package/`` and the instructors'
+    question files under ``questions/``. Each submission draws its cases from the secret and
+    a token of its own (Gradescope's submission id), so a resubmission draws new ones.
+    ``seed`` (for trying the autograder) puts that seed in place of the secret: every
+    submission is then graded on the same cases."""
+    from ..draws import load_secret, secret_file as key_file
 
     output = Path(output)
     root = Path(package_root) if package_root else Path(__file__).resolve().parents[3]
-    # the assignment's cases: one secret seed fixed now, so that a resubmission is graded on
-    # the same cases (a student cannot re-roll them) and every result says which
-    seed = new_seed() if seed is None else int(seed)
-    config = {"questions": list(selection), "seed": seed,
-              "questions_from": "questions" if questions_from else None}
+    secret = None
+    if seed is None:
+        secret = load_secret(key_file(output.parent, secret_file), create=True).hex()
+    config = {"questions": list(selection), "seed": None if seed is None else int(seed),
+              "secret": secret, "questions_from": "questions" if questions_from else None}
     output.parent.mkdir(parents=True, exist_ok=True)
     tmp = output.with_name(f".{output.name}.tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as z:
@@ -268,8 +273,9 @@ def gradescope_results(row, registry, seconds: float) -> dict:
                       "visibility": "visible"})
     other = [err for err in row.errors if not any(err.startswith(f"{q}:") for q in row.points)]
     return {"score": round(float(row.total), 4), "execution_time": round(seconds),
-            "output": (f"{_num(row.total)}/{_num(row.possible)} points; cases drawn with seed "
-                       f"{row.seed}." + ("\n" + "\n".join(other) if other else "")),
+            "output": (f"{_num(row.total)}/{_num(row.possible)} points; each question's "
+                       f"fixed cases are the same in every run, its other cases were drawn for "
+                       f"this submission alone." + ("\n" + "\n".join(other) if other else "")),
             "visibility": "visible", "stdout_visibility": "hidden", "tests": tests}
 
 
@@ -303,6 +309,9 @@ def run_gradescope(root=None) -> dict:
         use_questions_from(source / config["questions_from"])
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
+    seed, secret, token = config.get("seed"), None, None
+    if seed is None:  # the zip's secret, and a token for this attempt
+        secret, token = bytes.fromhex(config["secret"]), _attempt_token(root)
     notebooks = sorted((root / "submission").rglob("*.ipynb"))
     if not notebooks:
         data = {"score": 0.0, "output": "No notebook (*.ipynb) was submitted.", "tests": [],
@@ -314,7 +323,8 @@ def run_gradescope(root=None) -> dict:
             with tempfile.TemporaryDirectory() as out:
                 rows = grade_paths([str(notebooks[0])], output=out,
                                    selection=config["questions"], progress=False,
-                                   stream=sys.stderr, jobs=1, seed=config.get("seed"))
+                                   stream=sys.stderr, jobs=1, seed=seed, secret=secret,
+                                   draw=token)
         except SandboxUnavailable as exc:  # never run a submission unsealed
             data = not_graded_results(config["questions"], all_questions(),
                                       f"the grader's sandbox cannot start here ({exc})")
@@ -324,8 +334,26 @@ def run_gradescope(root=None) -> dict:
         if len(notebooks) > 1:
             data["output"] += (f"\nSeveral notebooks were submitted; {notebooks[0].name} "
                                f"was graded.")
+        if token:  # useless without the secret; with it, the instructor replays the result
+            data["extra_data"] = {"draw": token}
     (results / "results.json").write_text(json.dumps(data, indent=1) + "\n")
     return data
+
+
+def _attempt_token(root: Path) -> str:
+    """This attempt's draw token: ``gradescope-<submission id>`` from Gradescope's
+    ``submission_metadata.json`` (each submission, a resubmission too, has its own id), else a
+    fresh random one."""
+    from ..draws import new_token
+
+    try:
+        meta = json.loads((root / "submission_metadata.json").read_text())
+        ident = meta.get("id") if isinstance(meta, dict) else None
+    except (OSError, ValueError):
+        ident = None
+    if isinstance(ident, (int, str)) and re.fullmatch(r"[A-Za-z0-9_-]{1,64}", str(ident)):
+        return f"gradescope-{ident}"
+    return new_token()
 
 
 def unpack_for_test(zip_path, root) -> Path:

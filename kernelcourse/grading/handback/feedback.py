@@ -3,8 +3,10 @@ and in Markdown (to paste into an LMS comment box).
 
 A page gives the points per question and in total and, for each question not passed, the
 first failing case (its inputs, the expected and the actual values, abridged), the named
-misconception when a diagnosis matched, and the question's hint; it ends with the seed that
-drew the cases, so a regrade with ``--seed`` reproduces them. No reference code appears: only
+misconception when a diagnosis matched, and the question's hint; it says which cases each
+question was graded on (its fixed cases, the same in every run, and how many drawn for this
+submission alone) and never how they were drawn: no seed, no draw token (they stay in the
+instructor's gradebook, :mod:`kernelcourse.grading.draws`). No reference code appears: only
 what the gradebook row holds (:func:`feedback_record` keeps, per question, the verdict's plain
 fields). Every text that came from outside (file names, roster names, error messages,
 returned values) is escaped: for HTML in the HTML pages; for Markdown *and* HTML in the
@@ -66,19 +68,18 @@ def _data_points(text: str) -> str:
 
 
 def cases_text(row, qid: str) -> str:
-    """Which cases a question of a row was graded on: its fixed cases and the seed of the
-    drawn ones (the gradebook's ``cases``), e.g. '4 fixed cases and 3 drawn with seed 7'."""
+    """Which cases a question of a row was graded on, for the student: how many fixed and how
+    many drawn (the gradebook's ``cases``), e.g. '4 fixed cases (the same in every run) and 3
+    cases drawn for this submission'; never the seed or the draw token."""
     info = (getattr(row, "cases", None) or {}).get(qid)
-    seed = (getattr(row, "question_seeds", None) or {}).get(qid, row.seed)
     if not info:
-        return f"cases drawn with seed {seed}" if seed is not None else ""
+        return ""
     fixed, drawn = info.get("fixed", 0), info.get("drawn", 0)
     parts = []
     if fixed:
         parts.append(f"{fixed} fixed case{'s' if fixed != 1 else ''} (the same in every run)")
     if drawn:
-        parts.append(f"{drawn} case{'s' if drawn != 1 else ''} drawn with seed "
-                     f"{info.get('seed', seed)}")
+        parts.append(f"{drawn} case{'s' if drawn != 1 else ''} drawn for this submission")
     return " and ".join(parts)
 
 
@@ -89,8 +90,13 @@ def feedback_record(result) -> dict:
     return {"status": result.status, "points": round(float(result.points), 4),
             "possible": q.points, "n_passed": result.n_passed, "n_cases": result.n_cases,
             "detail": clean_text(result.detail, 600),
-            # the failing case's inputs in full, or the call that prints them
-            "inputs": clean_text(getattr(result, "inputs", "") or "", 4000),
+            # the failing case's inputs in full (the call that prints them would need the
+            # grader's cases, which no student has)
+            "inputs": clean_text(getattr(result, "full_inputs", "") or "", 4000),
+            # a true-or-false question: each wrong statement and why it is wrong
+            "statements": [{"statement": clean_text(st, 200), "right": bool(ok),
+                            "message": clean_text(message, 600)}
+                           for st, ok, _, message in getattr(result, "statements", [])],
             "diagnosis": diagnosis.name if diagnosis is not None else "",
             "diagnosis_message": diagnosis.message if diagnosis is not None else ""}
 
@@ -143,6 +149,10 @@ def _what(entry) -> str:
         return f"passed all {entry['n_cases']} test cases"
     if entry["status"] == "not attempted":
         return "not attempted (the answer cell still raises NotImplementedError, or is missing)"
+    statements = entry.get("statements") or []
+    if entry["status"] == "failed" and statements:
+        return (f"{sum(s['right'] for s in statements)} of {len(statements)} statements "
+                f"right")
     if entry["status"] == "failed":
         return f"{entry['n_passed']} of {entry['n_cases']} test cases passed"
     detail = _data_points(entry["detail"] or "")
@@ -174,7 +184,7 @@ def _first_failure(entry) -> str:
     return _data_points(detail)
 
 
-def page_markdown(row, registry, *, seed, assignment="", student=None, late=None) -> str:
+def page_markdown(row, registry, *, assignment="", student=None, late=None) -> str:
     """The Markdown page of one gradebook row; every outside text escaped (:func:`md_text`,
     :func:`md_code`)."""
     who = student.name if student is not None else Path(row.file).name
@@ -195,7 +205,10 @@ def page_markdown(row, registry, *, seed, assignment="", student=None, late=None
         graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""
         if graded_on:
             lines.append(f"- Graded on: {md_text(graded_on)}")
-        if e["status"] == "failed" and e.get("detail"):
+        wrong = [st for st in e.get("statements") or [] if not st["right"]]
+        for st in wrong:
+            lines.append(f"- Wrong: {md_text(st['statement'])}: {md_text(st['message'])}")
+        if e["status"] == "failed" and e.get("detail") and not wrong:
             lines += ["- First failing case:", "", md_code(_first_failure(e)), ""]
             if e.get("inputs"):
                 lines += ["- Its inputs:", "", md_code(e["inputs"]), ""]
@@ -203,17 +216,14 @@ def page_markdown(row, registry, *, seed, assignment="", student=None, late=None
             lines.append(f"- Likely mistake: {md_text(e['diagnosis_message'])}")
         if e.get("hint"):
             lines.append(f"- Hint: {md_text(e['hint'])}")
-    lines += ["", md_text(_footer(row, seed)) + "."]
+    lines += ["", md_text(_footer(row)) + "."]
     return "\n".join(lines) + "\n"
 
 
-def _footer(row, seed) -> str:
-    seeds = sorted({str(v) for v in (getattr(row, "question_seeds", None) or {}).values()})
-    drawn = (f"cases drawn with seed {seeds[0]}" if len(seeds) == 1 else
-             f"cases drawn with the seeds {', '.join(seeds)} (per question above)" if seeds
-             else f"cases drawn with seed {seed}")
-    return (f"Each question's fixed cases are the same in every run; {drawn}; file "
-            f"{Path(row.file).name}" + (f", graded {row.graded_at}" if row.graded_at else ""))
+def _footer(row) -> str:
+    return ("Each question's fixed cases are the same in every run; its other cases were "
+            f"drawn for this submission alone; file {Path(row.file).name}"
+            + (f", graded {row.graded_at}" if row.graded_at else ""))
 
 
 _CSS = """
@@ -261,7 +271,7 @@ def _tag(entry) -> str:
     return f'<span class="tag {css}">{html.escape(_label(entry))}</span>'
 
 
-def page_html(row, registry, *, seed, assignment="", student=None, late=None) -> str:
+def page_html(row, registry, *, assignment="", student=None, late=None) -> str:
     """The HTML page of one gradebook row (self-contained: no script, no network)."""
     e_ = html.escape
     who = student.name if student is not None else Path(row.file).name
@@ -294,7 +304,12 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
         graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""
         if graded_on:
             out.append(f"<p class='what'>Graded on {e_(graded_on)}.</p>")
-        if e["status"] == "failed" and e.get("detail"):
+        wrong = [st for st in e.get("statements") or [] if not st["right"]]
+        if wrong:
+            out.append("<div class='label'>Wrong statements</div><ul>" + "".join(
+                f"<li>{e_(st['statement'])}: {e_(st['message'])}</li>" for st in wrong)
+                + "</ul>")
+        if e["status"] == "failed" and e.get("detail") and not wrong:
             inputs, outcome = _split_failure(_first_failure(e))
             label, inputs = _split_label(inputs)
             out.append("<div class='label'>First failing case</div>"
@@ -310,14 +325,13 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
         if e.get("hint"):
             out.append(f"<div class='label'>Hint</div><div>{e_(e['hint'])}</div>")
         out.append("</div>")
-    out.append(f"<p class='foot'>{e_(_footer(row, seed))}"
+    out.append(f"<p class='foot'>{e_(_footer(row))}"
                + (f"; kernelcourse {e_(row.version)}" if row.version else "") + ".</p>")
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
 
 
-def write_feedback(rows, folder, *, seed, assignment="", students=None, registry=None,
-                   late=None):
+def write_feedback(rows, folder, *, assignment="", students=None, registry=None, late=None):
     """Write ``NAME.html`` and ``NAME.md`` per graded row into ``folder`` and an
     ``index.html`` listing them; returns the paths written and the failures ``[(what, why)]``
     (each page is written on its own: one that fails stops no other).
@@ -342,11 +356,10 @@ def write_feedback(rows, folder, *, seed, assignment="", students=None, registry
         student = students.get(row.file)
         # a student several files claim gets a page per file (named by the file)
         name = page_name(row, student if student is None or claims[student.id] == 1 else None)
-        seed_ = row.seed if row.seed is not None else seed
         try:
             for suffix, make in ((".html", page_html), (".md", page_markdown)):
                 path = folder / f"{name}{suffix}"
-                path.write_text(make(row, registry, seed=seed_, assignment=assignment,
+                path.write_text(make(row, registry, assignment=assignment,
                                      student=student, late=late.get(row.file)),
                                 encoding="utf-8")
                 written.append(path)

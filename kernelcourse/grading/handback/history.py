@@ -12,7 +12,8 @@ overwritten:
   version goes to the history before it is replaced.
 
 Every row records the package version, a hash of each graded question's definition
-(:func:`question_hash`), the seed and the time it was graded (:func:`stamp`).
+(:func:`question_hash`), how its cases were drawn (the draw token per question, or the
+instructor's seed) and the time it was graded (:func:`stamp`).
 """
 from __future__ import annotations
 
@@ -101,14 +102,18 @@ def now() -> str:
 
 
 def stamp(row, questions, seed) -> None:
-    """Record on ``row`` the package version, the seed, the time, each question's hash and
-    the seed each question's drawn cases came from (``question_seeds``; its fixed cases are
-    the same in every run)."""
+    """Record on ``row`` the package version, the seed (None when the cases came from the
+    secret), the time, each question's hash and how each question's drawn cases came: the
+    seed (``question_seeds``) or the draw token (``draws``, from ``row.cases``); its fixed
+    cases are the same in every run."""
     row.version = _version()
     row.seed = seed
     row.graded_at = now()
     row.question_hashes = {q.id: question_hash(q) for q in questions}
-    row.question_seeds = {q.id: seed for q in questions if q.id in row.points}
+    graded = [q.id for q in questions if q.id in row.points]
+    how = {q: row.cases.get(q) or ({"seed": seed} if seed is not None else {}) for q in graded}
+    row.question_seeds = {q: h["seed"] for q, h in how.items() if h.get("seed") is not None}
+    row.draws = {q: h["draw"] for q, h in how.items() if h.get("draw")}
 
 
 def book_files(output, name: str | None) -> dict[str, Path]:
@@ -154,7 +159,7 @@ def archive(files: dict, reason: str) -> int:
 _ROW_TYPES = {"sha256": str, "points": dict, "possible": (int, float), "total": (int, float),
               "errors": list, "details": dict, "feedback": dict, "version": str,
               "graded_at": str, "question_hashes": dict, "regraded": list, "cases": dict,
-              "question_seeds": dict, "failed_regrades": list}
+              "question_seeds": dict, "draws": dict, "failed_regrades": list}
 
 
 def load_rows(files: dict):
@@ -190,10 +195,13 @@ def load_rows(files: dict):
     return rows, assignment, book.get("seed")
 
 
-def _key(file: str) -> str:
+def file_key(file: str) -> str:
     """A row's file as given, made absolute without following symbolic links (a link to
     another student's notebook is another row, never that student's)."""
     return os.path.normpath(os.path.abspath(file))
+
+
+_key = file_key
 
 
 def _failed(new, graded_ids) -> str:
@@ -229,7 +237,7 @@ def merge(old_rows, new_rows, graded_ids, history_path: Path, reason: str):
             row = type(old)(**{k: getattr(old, k) for k in old.__dataclass_fields__})
             row.failed_regrades = list(old.failed_regrades or []) + [
                 {"at": when, "questions": sorted(graded_ids), "error": why,
-                 "sha256": new.sha256, "seed": new.seed}]
+                 "sha256": new.sha256, "seed": new.seed, "draws": dict(new.draws)}]
             merged[i] = row
             failures.append((old.file, why))
             records.append({"archived_at": when, "reason": f"{reason}: FAILED, old row kept",
@@ -239,12 +247,14 @@ def merge(old_rows, new_rows, graded_ids, history_path: Path, reason: str):
         row = type(old)(**{k: getattr(old, k) for k in old.__dataclass_fields__})
         prefixes = tuple(f"{q}:" for q in graded_ids)
 
-        def put(field_name):
-            return {**getattr(old, field_name),
-                    **{q: v for q, v in getattr(new, field_name).items() if q in graded_ids}}
+        def put(field_name):  # the regraded questions' entries are the new row's only
+            before, after = getattr(old, field_name) or {}, getattr(new, field_name)
+            merged_ = {q: after[q] if q in graded_ids else v for q, v in before.items()
+                       if q not in graded_ids or q in after}
+            return {**merged_, **{q: v for q, v in after.items() if q in graded_ids}}
 
         for name in ("points", "details", "feedback", "question_hashes", "cases",
-                     "question_seeds"):
+                     "question_seeds", "draws"):
             setattr(row, name, put(name))
         row.errors = [e for e in old.errors if not e.startswith(prefixes)] + \
                      [e for e in new.errors if e.startswith(prefixes)]

@@ -266,7 +266,9 @@ def report_html(report: dict) -> str:
            "</head><body><main>",
            f"<h1>Class report: {e(report['assignment'])}</h1>",
            f"<p class='sub'>Each question's fixed cases are the same in every run; the drawn "
-           f"cases came from seed {e(str(report['seed']))}.</p>",
+           + (f"cases came from seed {e(str(report['seed']))}.</p>" if report.get("seed")
+              else "cases were drawn from the course's secret, anew for each submission and "
+                   "attempt (the gradebook keeps each row's draw token to replay it).</p>"),
            "<div class='cards'>"
            f"<div class='card'><b>{report['submissions']}</b>submissions graded</div>"
            f"<div class='card'><b>{_fmt(report['mean'])}</b>mean of {_fmt(report['possible'])} "

@@ -11,6 +11,11 @@ variable ``KERNELCOURSE_QUESTIONS`` (several separated by ``os.pathsep``), or ad
 ``*.py`` file there not starting with ``_`` is a module whose ``QUESTIONS`` list is registered
 after the course's own, so a course update never touches them (guide:
 ``docs/writing-questions.md``).
+
+**Only what a set needs.** :func:`get_question` and :func:`set_questions` import the modules of
+one lecture only (``lectureN`` and ``lectureN_*`` for the sets ``exN`` and ``lN``), so the first
+``check()`` in a notebook does not import every lecture's questions (and the libraries they
+use); :func:`all_questions` imports them all.
 """
 from __future__ import annotations
 
@@ -19,11 +24,12 @@ import importlib
 import importlib.util
 import os
 import pkgutil
+import re
 import sys
 from pathlib import Path
 
 __all__ = ["all_questions", "get_question", "import_errors", "use_questions_from",
-           "question_folders", "ENVIRONMENT_VARIABLE"]
+           "question_folders", "set_questions", "ENVIRONMENT_VARIABLE"]
 
 #: The environment variable naming the folders of instructors' own questions.
 ENVIRONMENT_VARIABLE = "KERNELCOURSE_QUESTIONS"
@@ -120,8 +126,41 @@ def import_errors() -> dict[str, str]:
     return dict(_ERRORS)
 
 
+_SET = re.compile(r"(?:ex|l)(\d+)")
+
+
+def set_questions(set_name: str) -> dict:
+    """The questions of one set (``ex1``, ``l1``), by id, in module order, importing only the
+    modules of its lecture when they hold them all (no instructors' folder, no other module
+    naming the set); else from the whole registry."""
+    match = _SET.fullmatch(str(set_name))
+    if _REGISTRY is None and match and not question_folders():
+        lecture = f"lecture{match.group(1)}"
+        found: dict = {}
+        for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+            if info.name == lecture or info.name.startswith(lecture + "_"):
+                try:
+                    module = importlib.import_module(f"{__name__}.{info.name}")
+                except Exception:  # noqa: BLE001 - the whole load reports it
+                    return set_questions_of(_load(), set_name)
+                found.update({q.id: q for q in getattr(module, "QUESTIONS", [])
+                              if q.set_name == set_name})
+        if found:
+            return found
+    return set_questions_of(_load(), set_name)
+
+
+def set_questions_of(registry: dict, set_name: str) -> dict:
+    return {k: q for k, q in registry.items() if q.set_name == set_name}
+
+
 def get_question(question_id: str):
-    """The question with this id; a clear error when there is none."""
+    """The question with this id (importing only its lecture's modules when they hold it); a
+    clear error when there is none."""
+    if _REGISTRY is None and "." in str(question_id):
+        question = set_questions(str(question_id).split(".", 1)[0]).get(question_id)
+        if question is not None:
+            return question
     registry = _load()
     if question_id in registry:
         return registry[question_id]

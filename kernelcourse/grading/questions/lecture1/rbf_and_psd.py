@@ -33,12 +33,18 @@ Q5 = Question(
     diagnoses=[
         Diagnosis("gamma as sigma", "you used gamma as the lecture's sigma, exp(-||x-z||^2 / gamma^2); "
                   "here gamma multiplies: exp(-gamma ||x-z||^2)",
-                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / gamma ** 2)),
+                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / gamma ** 2),
+                  hint="work one entry by hand: for ||x - z||^2 = 1 and gamma = 2 the kernel is "
+                       "exp(-2), about 0.135; does your function give that?"),
         Diagnosis("gamma as 2 sigma^2", "you used gamma as sigma in exp(-||x-z||^2 / (2 sigma^2)); "
                   "here gamma multiplies: exp(-gamma ||x-z||^2)",
-                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / (2 * gamma ** 2))),
+                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / (2 * gamma ** 2)),
+                  hint="work one entry by hand: for ||x - z||^2 = 1 and gamma = 2 the kernel is "
+                       "exp(-2), about 0.135; does your function give that?"),
         Diagnosis("gamma divides", "gamma multiplies the squared distance, it does not divide it",
-                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / gamma)),
+                  lambda X, Z, gamma: np.exp(-_sqdist(X, Z) / gamma),
+                  hint="work one entry by hand: for ||x - z||^2 = 1 and gamma = 2 the kernel is "
+                       "exp(-2), about 0.135; does your function give that?"),
         Diagnosis("no square", "the RBF kernel uses the squared distance ||x - z||^2",
                   lambda X, Z, gamma: np.exp(-gamma * np.sqrt(_sqdist(X, Z)))),
         Diagnosis("no minus", "the exponent is negative, -gamma ||x - z||^2: the kernel is 1 at "
@@ -114,10 +120,14 @@ Q6 = Question(
                   _mistake_no_symmetry),
         Diagnosis("no tolerance", "eigenvalues computed in floating point can be -1e-13 for a PSD "
                   "matrix: allow a small tolerance relative to the largest eigenvalue",
-                  _mistake_no_tol),
+                  _mistake_no_tol,
+                  hint="print the smallest eigenvalue of the Gram matrix of three points that "
+                       "coincide: it is PSD, yet the number printed may be just below 0"),
         Diagnosis("determinant", "a non-negative determinant does not make a matrix PSD: two "
                   "negative eigenvalues multiply to a positive number; look at every eigenvalue",
-                  _mistake_determinant),
+                  _mistake_determinant,
+                  hint="try the diagonal matrix with entries -1, -1 and 1: its determinant is "
+                       "positive; is it PSD?"),
     ],
     kind="derive", section="1.6",
     hints=("a kernel matrix is an inner-product matrix Phi Phi^T: which two properties does "
