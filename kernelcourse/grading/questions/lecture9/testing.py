@@ -168,7 +168,8 @@ Q8 = Question(
     points=2, kind="predict", section="9.3", reference=_reference_expected, cases=_cases_expected,
     fixed_cases=lambda: [Case((200, 0.05, 3, 3), label="200 tests, alpha = 0.05, m = n = 3"),
                          Case((1000, 0.15, 3, 3), label="1000 tests, alpha = 0.15, m = n = 3"),
-                         Case((350, 0.05, 4, 3), label="350 tests, alpha = 0.05, m = 4, n = 3")],
+                         Case((350, 0.05, 4, 3), label="350 tests, alpha = 0.05, m = 4, n = 3"),
+                         Case((123, 0.1, 4, 4), label="123 tests, alpha = 0.1, m = n = 4")],
     rtol=1e-9, forbidden=ALL_MMD,
     diagnoses=[
         Diagnosis("n alpha", "the p-value of an exact test takes only finitely many values: "
