@@ -353,6 +353,7 @@ def tex_to_plain(text: str) -> str:
     text = text.replace("$", "")
     text = re.sub(r"\\(?:mathrm|text|mathbf|mathit|operatorname|boldsymbol|mathcal)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\log_\{?10\}?", "log10 ", text)
+    text = re.sub(r"\\(lVert|langle)\s*", lambda m: "||" if m.group(1) == "lVert" else "⟨", text)
     for accent, suffix in _ACCENTS.items():
         text = re.sub(r"\\" + accent + r"\s*(\\[a-zA-Z]+|\{[^{}]*\}|[A-Za-z0-9])",
                       lambda m: m.group(1).strip("{}") + suffix, text)
