@@ -68,3 +68,20 @@ def test_independence_widget_moves():
     assert_redraw_shows_a_new_picture(w, "noise", 1.5)
     w.controls["noise"].value = 1.5
     assert w.result["p_value"] > 0.05
+
+
+def test_alt_texts_keep_the_tex_meaning():
+    """The TeX of lecture 9's labels in plain words (it read "witness _X(t) - _Y(t)" and
+    "_10gamma" before), and every widget's alt text free of TeX debris."""
+    from kernelcourse.widgets import describe_figure, tex_to_plain
+
+    assert tex_to_plain(r"witness $\hat\mu_X(t) - \hat\mu_Y(t)$") == "witness mu-hat_X(t) - mu-hat_Y(t)"
+    assert tex_to_plain(r"$\log_{10}\gamma$") == "log10 gamma"
+    assert tex_to_plain(r"$\log_{10}$ MMD$^2_b$") == "log10 MMD^2_b"
+    assert tex_to_plain(r"$\lVert f\rVert \leq 1$, $\mathrm{HSIC}_b$") == "||f|| ≤ 1, HSIC_b"
+    assert tex_to_plain(r"$\bar{x}$ and $\foo$") == "x-bar and foo"
+    from kernelcourse.widgets import figure_alt
+
+    text = figure_alt(L.two_sample_widget())
+    assert "mu-hat_X(t) - mu-hat_Y(t)" in text and "log10 MMD^2_b" in text, text
+    assert "\\" not in text and not any(w.startswith("_") for w in text.split()), text

@@ -99,6 +99,8 @@ def prepare_notebook(nb: dict) -> int:
             continue
         alt = next((o.get("metadata", {}).get("image/png", {}).get("alt") for o in pictures
                     if o.get("metadata", {}).get("image/png", {}).get("alt")), None)
+        # a static figure's own alt text, written in its cell's metadata by the notebook's author
+        alt = alt or cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
         if alt is None:
             if any(WIDGET_VIEW in o["data"] for o in pictures):
                 raise ValueError(f"a widget picture without the alt text its widget stores "

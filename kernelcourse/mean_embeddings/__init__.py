@@ -20,7 +20,9 @@ The two-sample test compares the statistic with its values under relabellings of
 sample: every permutation's statistic is a quadratic form ``a^T K a`` of the pooled Gram
 matrix in the permuted labels ``a``, so all ``B`` of them come from one product ``K A``.
 
-HSIC_b = tr(K H L H) / n^2 (Gretton, Bousquet, Smola and Schoelkopf, ALT 2005) is the squared
+HSIC_b = tr(K H L H) / n^2, the V-statistic (Gretton, Fukumizu, Teo, Song, Schoelkopf and
+Smola, *A kernel statistical test of independence*, NIPS 2007; Gretton, Bousquet, Smola and
+Schoelkopf, ALT 2005, define the empirical HSIC with (n - 1)^-2 instead) is the squared
 MMD between the joint distribution and the product of its marginals, under the product
 kernel. With the distance-induced kernel ``(|x| + |z| - |x - z|) / 2``, 2 MMD^2 is the energy
 distance and 4 HSIC the distance covariance (Sejdinovic, Sriperumbudur, Gretton and Fukumizu,
@@ -36,20 +38,23 @@ The lecture's sections, one module each (every name is imported from
 * ``two_sample_test`` (9.3): :func:`permutation_p_value`, :class:`TestResult`,
   :func:`permutation_test_gram`, :func:`permutation_test`, :class:`MMDTest`,
   :func:`rejection_rate`;
-* ``kernel_choice`` (9.4): :func:`power_against_gamma`, :func:`choose_gamma_on_split`;
+* ``kernel_choice`` (9.4): :func:`power_against_gamma`, :func:`power_criterion`,
+  :func:`choose_gamma_on_split`, :func:`blobs`;
 * ``hsic`` (9.5): :func:`hsic_from_gram`, :func:`hsic_biased`, :func:`hsic_test`;
 * ``distances`` (9.6): :class:`DistanceKernel`, :func:`energy_distance`,
   :func:`distance_covariance`;
-* ``rff_mmd`` (9.7): :func:`mmd2_rff`, :func:`rff_permutation_test`.
+* ``rff_mmd`` (9.7): :func:`mmd2_rff`, :func:`rff_permutation_test`;
+* ``stein`` (9.8): :func:`stein_kernel_rbf`, :func:`ksd`, :func:`ksd_test`, :func:`gaussian_score`.
 """
 from __future__ import annotations
 
 from .distances import DistanceKernel, distance_covariance, energy_distance
 from .embeddings import mean_embedding, pooled_median_gamma, witness
 from .hsic import hsic_biased, hsic_from_gram, hsic_test
-from .kernel_choice import choose_gamma_on_split, power_against_gamma
+from .kernel_choice import blobs, choose_gamma_on_split, power_against_gamma, power_criterion
 from .mmd import ESTIMATORS, gaussian_mmd2, mmd2_biased, mmd2_from_gram, mmd2_linear, mmd2_unbiased
 from .rff_mmd import mmd2_rff, rff_permutation_test
+from .stein import gaussian_score, ksd, ksd_test, stein_kernel_rbf
 from .two_sample_test import (MMDTest, TestResult, permutation_p_value, permutation_test,
                               permutation_test_gram, rejection_rate)
 
@@ -60,6 +65,7 @@ __all__ = [
     "pooled_median_gamma", "choose_gamma_on_split", "rejection_rate", "power_against_gamma",
     "hsic_biased", "hsic_from_gram", "hsic_test",
     "DistanceKernel", "energy_distance", "distance_covariance",
-    "mmd2_rff", "rff_permutation_test",
+    "mmd2_rff", "rff_permutation_test", "power_criterion", "blobs",
+    "stein_kernel_rbf", "ksd", "ksd_test", "gaussian_score",
     "gaussian_mmd2",
 ]

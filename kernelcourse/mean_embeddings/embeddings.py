@@ -39,13 +39,17 @@ def _gram(kernel, A, B=None):
 def pooled_median_gamma(X, Y, max_points: int = 1000, random_state=0) -> float:
     """The median heuristic (5.11) on the pooled sample ``[X; Y]``: ``1 / median ||z_i - z_j||^2``.
 
+    It is a function of the pooled sample as a set, blind to which point carries which label:
+    every relabelling of the permutation test sees the same kernel, so the test stays exact.
     On more than ``max_points`` points, on a random subset of that size (the median of a
-    million distances is as good as of all of them).
+    million distances is as good as of all of them), drawn from the pooled rows in sorted
+    order, so that the subset too does not depend on the labels.
     """
     X, Y = _two_samples(X, Y)
     Z = np.vstack([X, Y])
     max_points = check_positive_int(max_points, "max_points")
     if Z.shape[0] > max_points:
+        Z = Z[np.lexsort(Z.T[::-1])]                  # the rows sorted: positions no longer carry labels
         Z = Z[as_rng(random_state).choice(Z.shape[0], max_points, replace=False)]
     return median_heuristic(Z)
 

@@ -1,7 +1,13 @@
-"""Independence (9.5): the Hilbert-Schmidt independence criterion HSIC_b = tr(K H L H) / n^2
-(Gretton, Bousquet, Smola and Schoelkopf, ALT 2005), the squared MMD between the joint
-distribution and the product of its marginals under the product kernel, and its permutation
-test.
+"""Independence (9.5): the Hilbert-Schmidt independence criterion, its biased estimate
+HSIC_b = tr(K H L H) / n^2, the squared MMD between the joint distribution and the product of
+its marginals under the product kernel, and its permutation test.
+
+Two conventions are in use. Gretton, Bousquet, Smola and Schoelkopf (ALT 2005, Definition 2)
+divide the trace by (n - 1)^2; the V-statistic with 1 / n^2 is the one of Gretton, Fukumizu,
+Teo, Song, Schoelkopf and Smola (*A kernel statistical test of independence*, NIPS 2007). Both
+are biased by O(1/n); the package uses 1 / n^2, the form for which HSIC_b is exactly an MMD_b^2
+(9.5) and 4 HSIC_b exactly the distance covariance (9.6). A permutation test gives the same
+p-value under either, since the constant divides every permuted value too.
 """
 from __future__ import annotations
 

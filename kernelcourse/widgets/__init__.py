@@ -339,17 +339,45 @@ def describe_figure(fig) -> str:
         x, y = ax.get_xlabel(), ax.get_ylabel()
         axes = f"{y} against {x}" if x and y else (x or y)
         parts.append(f"{axes} ({title})" if title and axes else (title or axes))
-    text = "; ".join(p for p in parts if p).replace("$", "")
+    return tex_to_plain("; ".join(p for p in parts if p))
+
+
+#: TeX commands of the figures' labels, in plain text for an alt text (Greek letters are
+#: spelled out by :func:`tex_to_plain`)
+_TEX_WORDS = {"leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "langle": "⟨", "rangle": "⟩",
+              "top": "ᵀ", ",": " ", ";": " ", "!": "", "|": "||", "lVert": "||", "rVert": "||",
+              "Vert": "||", "cdot": "·", "times": "×", "pm": "±", "infty": "infinity", "to": "→",
+              "log": "log", "exp": "exp", "sqrt": "sqrt", "ell": "l", "sum": "sum", "mid": "|"}
+_GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta kappa lambda mu nu xi pi rho "
+          "sigma tau phi varphi chi psi omega Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega").split()
+#: accents, spoken after their argument: \hat\mu -> "mu-hat"
+_ACCENTS = {"hat": "-hat", "bar": "-bar", "tilde": "-tilde", "widehat": "-hat", "overline": "-bar"}
+
+
+def tex_to_plain(text: str) -> str:
+    """A label's TeX in plain words, for an alt text: ``$\\hat\\mu_X(t)$`` -> ``mu-hat_X(t)``,
+    ``$\\log_{10}\\gamma$`` -> ``log10 gamma``, ``\\mathrm{MMD}^2`` -> ``MMD^2``. Commands it does
+    not know keep their name (``\\foo`` -> ``foo``); none is dropped with its meaning."""
+    import re
+
+    text = text.replace("$", "")
+    text = re.sub(r"\\(?:mathrm|text|mathbf|mathit|operatorname|boldsymbol|mathcal)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\log_\{?10\}?", "log10 ", text)
+    text = re.sub(r"\\(lVert|langle)\s*", lambda m: "||" if m.group(1) == "lVert" else "⟨", text)
+    for accent, suffix in _ACCENTS.items():
+        text = re.sub(r"\\" + accent + r"\s*(\\[a-zA-Z]+|\{[^{}]*\}|[A-Za-z0-9])",
+                      lambda m: m.group(1).strip("{}") + suffix, text)
     for tex, plain in _TEX_WORDS.items():
         text = re.sub(re.escape("\\" + tex) + r"(?![a-zA-Z])", plain, text)
-    text = re.sub(r"\\[a-zA-Z]+", "", text).replace("\\", "").replace("{", "").replace("}", "")
+    for letter in _GREEK:
+        name = letter.replace("var", "")
+        text = re.sub(r"\\" + letter + r"(?=[0-9])", name + " ", text)       # \gamma2 -> "gamma 2"
+        text = re.sub(r"\\" + letter + r"(?![a-zA-Z])", name, text)
+    text = re.sub(r"\\([a-zA-Z]+)", r"\1", text)                   # unknown commands: their name
+    text = re.sub(r"_\{([^{}]*)\}", r"_\1", text)
+    text = re.sub(r"\^\{([^{}]*)\}", r"^\1", text)
+    text = text.replace("\\", "").replace("{", "").replace("}", "")
     return re.sub(r"\s+", " ", text).strip()
-
-
-#: TeX commands of the figures' labels, in plain text for an alt text
-_TEX_WORDS = {"leq": "≤", "geq": "≥", "langle": "⟨", "rangle": "⟩",
-              "top": "ᵀ", ",": " ", "lambda": "lambda", "gamma": "gamma", "alpha": "alpha",
-              "phi": "phi", "Phi": "Phi", "sigma": "sigma", "mathrm": "", "|": "|"}
 
 
 def figure_alt(widget) -> str:

@@ -39,9 +39,9 @@ __all__ = [
 _WIDE = {"description_width": "initial"}
 
 #: where the samples and the witness are drawn
-GRID = np.linspace(-6.0, 6.0, 241)
+GRID = np.linspace(-9.0, 9.0, 361)
 #: histogram bins of the samples, and of the permutation null (log10 of MMD^2)
-SAMPLE_BINS = np.linspace(-6.0, 6.0, 49)
+SAMPLE_BINS = np.linspace(-9.0, 9.0, 73)
 NULL_BINS = np.linspace(-4.0, 0.5, 46)
 
 
@@ -85,11 +85,12 @@ def plot_two_sample_state(state, axes=None):
     """Three panels: the samples, the witness, the permutation null with the statistic.
 
     Returns the dict of artists :func:`update_two_sample_state` moves (``hist_x``, ``hist_y``,
-    ``witness``, ``null``, ``statistic``, ``title``) and ``figure``. Every axis' limits are
-    fixed, so no move rescales them.
+    ``witness``, ``null``, ``statistic``, ``title``) and ``figure``. The axes follow the data
+    in coarse steps (:func:`_snap`): a function of the sliders' values, close to what is drawn,
+    and unchanged by small moves.
     """
     if axes is None:
-        _, axes = new_figure(1, 3, figsize=(12.0, 3.8))
+        _, axes = new_figure(1, 3, figsize=(8.4, 3.6))
     ax, ax2, ax3 = axes
     a = {"figure": ax.figure}
     a["hist_x"] = ax.stairs(np.zeros(len(SAMPLE_BINS) - 1), SAMPLE_BINS, color="C0", lw=1.5,
@@ -121,12 +122,29 @@ def plot_two_sample_state(state, axes=None):
     return a
 
 
+def _snap(value, steps):
+    """The smallest of ``steps`` at least ``value`` (the last one if none is)."""
+    return next((s for s in steps if value <= s), steps[-1])
+
+
 def update_two_sample_state(artists, state):
-    """Move the artists of :func:`plot_two_sample_state` to ``state`` (in place)."""
-    artists["hist_x"].set_data(np.histogram(state["X"][:, 0], SAMPLE_BINS, density=True)[0])
-    artists["hist_y"].set_data(np.histogram(state["Y"][:, 0], SAMPLE_BINS, density=True)[0])
+    """Move the artists of :func:`plot_two_sample_state` to ``state`` (in place), and the axes'
+    limits to the data, in coarse steps."""
+    hx = np.histogram(state["X"][:, 0], SAMPLE_BINS, density=True)[0]
+    hy = np.histogram(state["Y"][:, 0], SAMPLE_BINS, density=True)[0]
+    artists["hist_x"].set_data(hx)
+    artists["hist_y"].set_data(hy)
     artists["witness"].set_ydata(state["witness"])
-    artists["null"].set_data(_log_counts(state["null"]))
+    counts = _log_counts(state["null"])
+    artists["null"].set_data(counts)
+    ax, ax2, ax3 = artists["hist_x"].axes, artists["witness"].axes, artists["null"].axes
+    reach = _snap(float(np.max(np.abs(np.r_[state["X"][:, 0], state["Y"][:, 0]]))) + 0.5, (3.0, 4.5, 6.0, 9.0))
+    ax.set_xlim(-reach, reach)
+    ax2.set_xlim(-reach, reach)
+    ax.set_ylim(0.0, _snap(1.25 * max(hx.max(), hy.max()), (0.6, 1.0, 1.6)))
+    w = _snap(1.3 * float(np.max(np.abs(state["witness"]))), (0.1, 0.2, 0.4, 0.7, 1.0))
+    ax2.set_ylim(-w, w)
+    ax3.set_ylim(0, _snap(1.3 * float(counts.max()), (40, 80, 120, 200)))
     s = np.log10(max(state["statistic"], 10.0 ** NULL_BINS[0]))
     artists["statistic"].set_xdata([s, s])
     artists["title"].set_text(
@@ -153,7 +171,7 @@ def two_sample_widget(shift=0.5, scale=1.0, n=100):
         "scale": W.FloatSlider(value=scale, min=0.3, max=2.5, step=0.1, description="scale of Y",
                                continuous_update=False, style=_WIDE),
     }
-    view = FigureView(1, 3, figsize=(12.0, 3.8))
+    view = FigureView(1, 3, figsize=(8.4, 3.6))
     artists = {}
 
     def update(shift, scale):
@@ -211,7 +229,7 @@ def plot_power_state(curve, log_gamma, axes=None):
     """Left the power against log10 gamma, the median heuristic marked; right one draw's
     witness at ``log_gamma``. Returns the moving artists (``at``, ``witness``, ``title``)."""
     if axes is None:
-        _, axes = new_figure(1, 2, figsize=(10.0, 3.8))
+        _, axes = new_figure(1, 2, figsize=(8.4, 3.6))
     ax, ax2 = axes
     a = {"figure": ax.figure}
     ax.plot(curve["log_gammas"], curve["power"], "o-", color="C0", label="power (rejection rate)")
@@ -265,7 +283,7 @@ def bandwidth_power_widget(log_gamma=-2.2):
                                            max=float(LOG_GAMMAS[-1]), step=0.4,
                                            description="log10 gamma", continuous_update=False,
                                            style=_WIDE)}
-    view = FigureView(1, 2, figsize=(10.0, 3.8))
+    view = FigureView(1, 2, figsize=(8.4, 3.6))
     artists = {}
 
     def update(log_gamma):
@@ -315,7 +333,7 @@ def plot_independence_state(curve, noise, axes=None):
     """Left the paired sample at ``noise``; right the p-value and |correlation| against the
     noise (log scale). Returns the moving artists (``points``, ``at_p``, ``title``)."""
     if axes is None:
-        _, axes = new_figure(1, 2, figsize=(10.0, 3.8))
+        _, axes = new_figure(1, 2, figsize=(8.4, 3.6))
     ax, ax2 = axes
     a = {"figure": ax.figure}
     a["points"] = ax.scatter(curve["x"], curve["x"] ** 2, s=10, color="C0", label="(x_i, y_i)")
@@ -364,7 +382,7 @@ def independence_widget(noise=0.2):
     controls = {"noise": W.FloatSlider(value=noise, min=float(NOISES[0]), max=float(NOISES[-1]),
                                        step=0.05, description="noise", continuous_update=False,
                                        style=_WIDE)}
-    view = FigureView(1, 2, figsize=(10.0, 3.8))
+    view = FigureView(1, 2, figsize=(8.4, 3.6))
     artists = {}
 
     def update(noise):
