@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .sealed import transport
 from .compare import format_value, full_text
 from .question import Case, Diagnosis, Question
+from .relations import relate
 from .sealed.running import _short, run_answer
 from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
 
@@ -97,7 +98,7 @@ class Result:
         text = f"{head}: failed, {pts}; {self._count()}."
         tail = ""
         if self.diagnosis is not None:
-            tail += f" Likely mistake: {_sentence(self.diagnosis.message)}"
+            tail += f" {mistake_heading(self.diagnosis)}: {_sentence(self.diagnosis.message)}"
         tail += note
         inputs = self.inputs
         if inputs and limit is not None and not inputs.startswith("To see") and \
@@ -111,6 +112,14 @@ class Result:
             detail = _cut_at_word(detail, room)
         return (text + (f" {detail}" if detail else "") + tail +
                 (f" {inputs}" if inputs else "")).rstrip()
+
+
+def mistake_heading(diagnosis) -> str:
+    """The words before a diagnosis: "Likely mistake", and for a relation found from the values
+    (:mod:`~kernelcourse.grading.relations`) where it comes from."""
+    if getattr(diagnosis, "found_by", "name") == "relation":
+        return "Likely mistake (from how your values relate to the expected ones)"
+    return "Likely mistake"
 
 
 def _cut_at_word(text: str, room: int) -> str:
@@ -271,6 +280,10 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
     diagnosis, shown = None, None
     if n_passed < n:
         diagnosis, where = question.diagnose_where(records)
+        if diagnosis is None and len(failures) == sum(not r[3] for r in records):
+            # no named mistake: how the values relate to the expected ones on every failing
+            # case (only when every failing case returned a value)
+            diagnosis, where = relate(question, records)
         shown = record_case[where] if where is not None else min(failures)
     detail = inputs = ""
     if shown is not None:

@@ -92,7 +92,10 @@ def feedback_record(result) -> dict:
             # the failing case's inputs in full, or the call that prints them
             "inputs": clean_text(getattr(result, "inputs", "") or "", 4000),
             "diagnosis": diagnosis.name if diagnosis is not None else "",
-            "diagnosis_message": diagnosis.message if diagnosis is not None else ""}
+            "diagnosis_message": diagnosis.message if diagnosis is not None else "",
+            # "relation" when no named mistake matched and the message says how the values
+            # relate to the expected ones (grading/relations.py); the page words it so
+            "diagnosis_found_by": getattr(diagnosis, "found_by", "") if diagnosis else ""}
 
 
 def _fmt(x) -> str:
