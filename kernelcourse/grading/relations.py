@@ -361,6 +361,12 @@ def _message(key, detail, pairs) -> str:
                 f"where {want:.6g} is expected" +
                 ("; it appears only where 0 is expected: a division by zero?)" if key[1]
                  else ")")).replace("first , ", "first ")
+    if kind == "zero":
+        return "every value is 0"
+    if kind == "same":
+        from .compare import format_value
+        return (f"your answer is the same, {format_value(detail, limit=60)}, on every failing "
+                f"case, whatever the inputs")
     if kind == "factor":
         word = key[1]
         if word == "minus":
@@ -432,14 +438,14 @@ def _message(key, detail, pairs) -> str:
 
 
 #: the kinds, most specific first; a later kind never hides an earlier one
-_RANK = ["nonfinite", "transpose", "swapped", "short", "extra", "reshape", "factor", "offset",
+_RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor", "offset",
          "power", "nfactor", "xfactor", "xoffset", "order", "scalar", "array", "shape",
-         "cfactor", "coffset", "only", "scaled", "shifted"]
+         "cfactor", "coffset", "same", "only", "scaled", "shifted"]
 #: kinds a more specific kind makes redundant when both hold
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
             "cfactor": {"factor", "nfactor", "xfactor"}, "coffset": {"offset", "xoffset"},
             "scaled": {"factor", "nfactor", "xfactor", "cfactor"},
-            "shifted": {"offset", "xoffset", "coffset"}, "only": set(_RANK) - {"only"},
+            "shifted": {"offset", "xoffset", "coffset"}, "same": {"zero"}, "only": set(_RANK) - {"only"},
             "permuted": set()}
 
 
@@ -463,6 +469,14 @@ def _relations(question, failing) -> tuple[list, list]:
             common[("swapped",)] = None
         per_case.append(common)
     held = [(k, v) for k, v in per_case[0].items() if all(k in c for c in per_case[1:])]
+    finite = all(np.all(np.isfinite(p.A)) for p in pairs)
+    if finite and all(p.A.shape == p.E.shape and not np.any(p.A) for p in pairs):
+        held.append((("zero",), None))
+    elif finite and len(failing) >= 2 and all(
+            p.A.shape == pairs[0].A.shape and pairs[0].close(p.A, actual=pairs[0].a)
+            and p.close(p.A) for p in pairs[1:]) and \
+            not all(p.E.shape == pairs[0].E.shape and pairs[0].close(p.E) for p in pairs[1:]):
+        held.append((("same",), pairs[0].a))
     # the "only" and shift relations of a case compare the first failing case's detail
     for kind in ("factor", "offset"):
         c = _fitted(pairs, kind)
