@@ -174,12 +174,12 @@ def _graded_question(diagnoses=()):
 
 def test_the_relation_fills_the_likely_mistake_when_no_named_diagnosis_matches():
     q = _graded_question()
-    result = evaluate(q, lambda x, n: 2 * np.cumsum(x) / n, 0)
+    result = evaluate(q, lambda x, n: 2 * np.cumsum(x) / n, 0, detect_shortcuts=False)
     assert result.status == "failed" and result.diagnosis.found_by == "relation"
     assert ("Likely mistake (from how your values relate to the expected ones): every value "
             "is twice the expected one.") in result.line()
     # n/(n-1): n read from the integer argument
-    result = evaluate(q, lambda x, n: np.cumsum(x) / (n - 1), 0)
+    result = evaluate(q, lambda x, n: np.cumsum(x) / (n - 1), 0, detect_shortcuts=False)
     assert "n/(n-1) times" in result.diagnosis.message and "the argument n (n = 4" in \
         result.diagnosis.message
 
@@ -187,11 +187,11 @@ def test_the_relation_fills_the_likely_mistake_when_no_named_diagnosis_matches()
 def test_a_named_diagnosis_keeps_priority_and_a_passing_answer_hears_nothing():
     double = Diagnosis("double", "you doubled it", lambda x, n: 2 * np.cumsum(x) / n)
     q = _graded_question([double])
-    result = evaluate(q, double.mistake, 0)
+    result = evaluate(q, double.mistake, 0, detect_shortcuts=False)
     assert result.diagnosis is double and result.diagnosis.found_by == "name"
     assert "Likely mistake: you doubled it." in result.line()
     for seed in range(5):
-        passed = evaluate(q, q.reference, seed)
+        passed = evaluate(q, q.reference, seed, detect_shortcuts=False)
         assert passed.status == "passed" and passed.diagnosis is None
 
 
@@ -202,12 +202,21 @@ def test_no_relation_when_a_failing_case_raised():
         if len(x) == 6:
             raise ValueError("no")
         return 2 * np.cumsum(x) / n
-    result = evaluate(q, answer, 0)
+    result = evaluate(q, answer, 0, detect_shortcuts=False)
     assert result.status == "failed" and result.diagnosis is None
 
 
 def test_no_relation_for_a_question_graded_by_properties_only():
     q = _graded_question()
     q.compare_reference = False
-    result = evaluate(q, lambda x, n: 2 * np.cumsum(x) / n, 0)
+    result = evaluate(q, lambda x, n: 2 * np.cumsum(x) / n, 0, detect_shortcuts=False)
     assert result.diagnosis is None
+
+
+def test_zeros_and_the_same_answer_whatever_the_inputs():
+    assert _named(_two(lambda e: np.zeros_like(e))) == "every value is 0"
+    message = _named(_two(lambda e: np.ones_like(e)))
+    assert message is not None and "the same, [1., 1., 1., 1., 1.], on every failing case" in \
+        message, message
+    # the same answer on one failing case only: nothing
+    assert _named([(np.ones(5), RNG.normal(size=5))]) is None
