@@ -127,6 +127,17 @@ def test_a_factor_read_from_the_inputs(form, factor):
     assert _named([(factor(5) * e1, e1), (factor(5) * e2, e2)], n_rows=(5, 7)) != message
 
 
+def test_an_input_array_added_or_taken_away():
+    X1, X2 = RNG.normal(size=4), RNG.normal(size=4)
+    e1, e2 = RNG.normal(size=4), RNG.normal(size=4)
+    records = [(Case((X1, 0.3)), e1 - 2 * X1, e1, False), (Case((X2, 0.3)), e2 - 2 * X2, e2, False)]
+    relation, _ = relate(_question(), records)
+    assert relation.message.startswith("every value is the expected one minus twice the "
+                                       "input X, entry by entry"), relation.message
+    records[1] = (Case((X2, 0.3)), e2 - 2 * X2 + 1e-4, e2, False)   # a near miss on case 2
+    assert relate(_question(), records)[0] is None
+
+
 def test_transpose_and_wrong_shape():
     e = RNG.normal(size=(3, 4))
     assert "transpose" in _named([(e.T, e)])

@@ -85,7 +85,7 @@ class _Pair:
         self.A = np.asarray(actual, dtype=float)
         self.E = np.asarray(expected, dtype=float)
         self.rtol, self.atol = rtol, atol
-        self.lengths, self.numbers = _sources(case, names)
+        self.lengths, self.numbers, self.arrays = _sources(case, names)
 
     def close(self, target, actual=None) -> bool:
         """The answer (or ``actual``) equals ``target`` by the question's own comparison."""
@@ -98,9 +98,10 @@ class _Pair:
 
 
 def _sources(case, names):
-    """The lengths (``{label: n}``: axes of array inputs, integer arguments, lengths of lists)
-    and the numbers (``{name: x}``: float arguments) that a relation may name."""
-    lengths, numbers = {}, {}
+    """The lengths (``{label: n}``: axes of array inputs, integer arguments, lengths of lists),
+    the numbers (``{name: x}``: float arguments) and the float arrays (``{name: array}``) that
+    a relation may name."""
+    lengths, numbers, arrays = {}, {}, {}
     named = [(names[i] if i < len(names) else f"argument {i + 1}", arg)
              for i, arg in enumerate(case.args)] + list(case.kwargs.items())
     for name, arg in named:
@@ -116,9 +117,11 @@ def _sources(case, names):
                                        "the depth of"]
             for axis, size in enumerate(arg.shape[:3]):
                 lengths[f"{axes[axis]} {name}"] = int(size)
+            if arg.dtype.kind in "biuf":
+                arrays[name] = arg.astype(float)
         elif isinstance(arg, (list, tuple)) and arg:
             lengths[f"the length of {name}"] = len(arg)
-    return lengths, numbers
+    return lengths, numbers, arrays
 
 
 def _leaves(actual, expected, case, names, rtol, atol):
@@ -192,6 +195,12 @@ def _hypotheses(p: _Pair) -> dict:
     for c in (1, -1):
         if p.close(E + c):
             found[("offset", c)] = None
+    for name, X in p.arrays.items():
+        if X.shape == E.shape and np.any(X):
+            for c, word in ((1, "plus"), (-1, "minus"), (2, "plus twice"),
+                              (-2, "minus twice")):
+                if p.close(E + c * X):
+                    found[("aoffset", word, name)] = None
     for kind, _, f in _POWERS:
         with np.errstate(all="ignore"):
             target = f(E)
@@ -380,6 +389,9 @@ def _message(key, detail, pairs) -> str:
     if kind == "xoffset":
         return (f"every value is {key[2]} {'more' if key[1] > 0 else 'less'} than the "
                 f"expected one")
+    if kind == "aoffset":
+        return (f"every value is the expected one {key[1]} the input {key[2]}, entry by "
+                f"entry (a term too many or missing?)")
     if kind == "offset":
         return f"every value is one {'more' if key[1] > 0 else 'less'} than the expected one"
     if kind == "cfactor":
@@ -439,7 +451,7 @@ def _message(key, detail, pairs) -> str:
 
 #: the kinds, most specific first; a later kind never hides an earlier one
 _RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor", "offset",
-         "power", "nfactor", "xfactor", "xoffset", "order", "scalar", "array", "shape",
+         "power", "nfactor", "xfactor", "xoffset", "aoffset", "order", "scalar", "array", "shape",
          "cfactor", "coffset", "same", "only", "scaled", "shifted"]
 #: kinds a more specific kind makes redundant when both hold
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
