@@ -132,8 +132,11 @@ def test_an_input_array_added_or_taken_away():
     e1, e2 = RNG.normal(size=4), RNG.normal(size=4)
     records = [(Case((X1, 0.3)), e1 - 2 * X1, e1, False), (Case((X2, 0.3)), e2 - 2 * X2, e2, False)]
     relation, _ = relate(_question(), records)
-    assert relation.message.startswith("every value is the expected one minus twice the "
+    assert relation.message.startswith("every value is the expected one plus -2 times the "
                                        "input X, entry by entry"), relation.message
+    records[1] = (Case((X2, 0.3)), e2 + 0.5 * X2, e2, False)   # another multiple on case 2
+    assert "(the multiple changes from case to case: -2, 0.5)" in \
+        relate(_question(), records)[0].message
     records[1] = (Case((X2, 0.3)), e2 - 2 * X2 + 1e-4, e2, False)   # a near miss on case 2
     assert relate(_question(), records)[0] is None
 

@@ -196,11 +196,10 @@ def _hypotheses(p: _Pair) -> dict:
         if p.close(E + c):
             found[("offset", c)] = None
     for name, X in p.arrays.items():
-        if X.shape == E.shape and np.any(X):
-            for c, word in ((1, "plus"), (-1, "minus"), (2, "plus twice"),
-                              (-2, "minus twice")):
-                if p.close(E + c * X):
-                    found[("aoffset", word, name)] = None
+        if X.shape == E.shape and E.size >= 2 and np.any(X):
+            c = float((A - E).ravel() @ X.ravel() / (X.ravel() @ X.ravel()))
+            if c != 0 and p.close(E + c * X):
+                found[("aoffset", name)] = c
     for kind, _, f in _POWERS:
         with np.errstate(all="ignore"):
             target = f(E)
@@ -390,8 +389,12 @@ def _message(key, detail, pairs) -> str:
         return (f"every value is {key[2]} {'more' if key[1] > 0 else 'less'} than the "
                 f"expected one")
     if kind == "aoffset":
-        return (f"every value is the expected one {key[1]} the input {key[2]}, entry by "
-                f"entry (a term too many or missing?)")
+        same = len({_round(c) for c in detail}) == 1
+        times = (f"{detail[0]:.4g} times" if same else "a multiple of") + f" the input {key[1]}"
+        return (f"every value is the expected one plus {times}, entry by entry" +
+                ("" if same else f" (the multiple changes from case to case: "
+                                 f"{', '.join(f'{c:.4g}' for c in detail[:3])})") +
+                ": a term too many or missing?")
     if kind == "offset":
         return f"every value is one {'more' if key[1] > 0 else 'less'} than the expected one"
     if kind == "cfactor":
@@ -480,7 +483,8 @@ def _relations(question, failing) -> tuple[list, list]:
                              question.atol)[0]:
             common[("swapped",)] = None
         per_case.append(common)
-    held = [(k, v) for k, v in per_case[0].items() if all(k in c for c in per_case[1:])]
+    held = [(k, v if k[0] != "aoffset" else [c[k] for c in per_case])
+            for k, v in per_case[0].items() if all(k in c for c in per_case[1:])]
     finite = all(np.all(np.isfinite(p.A)) for p in pairs)
     if finite and all(p.A.shape == p.E.shape and not np.any(p.A) for p in pairs):
         held.append((("zero",), None))
