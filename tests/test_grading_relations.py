@@ -127,6 +127,12 @@ def test_a_factor_read_from_the_inputs(form, factor):
     assert _named([(factor(5) * e1, e1), (factor(5) * e2, e2)], n_rows=(5, 7)) != message
 
 
+def test_a_factor_in_the_exponent_of_a_kernel():
+    e1, e2 = np.exp(-RNG.uniform(0.1, 2, size=4)), np.exp(-RNG.uniform(0.1, 2, size=4))
+    assert "to the power 1/lam²" in _named([(e1 ** (1 / 0.09), e1), (e2 ** (1 / 0.09), e2)])
+    assert _named([(e1 ** (1 / 0.09), e1), (e2 ** (1 / 0.08), e2)]) is None
+
+
 def test_an_input_array_added_or_taken_away():
     X1, X2 = RNG.normal(size=4), RNG.normal(size=4)
     e1, e2 = RNG.normal(size=4), RNG.normal(size=4)

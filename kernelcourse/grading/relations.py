@@ -9,9 +9,11 @@ comparison (:func:`~kernelcourse.grading.compare.values_match`, its ``rtol``/``a
   every case, or a factor read from the case's inputs: ``n``, ``1/n``, ``n/(n-1)``,
   ``(n-1)/n``, ``n-1``, ``1/(n-1)`` with ``n`` a length or an integer argument, or a number
   argument (``lam``, ``gamma``) or its inverse;
-* an offset: ±1, a number argument, the same number on every case, or an array whose
-  entries are all off by one amount (a different one per case);
-* squared, square-rooted, absolute, reciprocal, exponentiated or logarithm values;
+* an offset: ±1, a number argument, a multiple of an array argument (a term dropped), the
+  same number on every case, or one amount per case for every entry of an array;
+* squared, square-rooted, absolute, reciprocal, exponentiated or logarithm values, or a
+  power read from a number argument (a factor in a kernel's exponent); zeros; one answer
+  whatever the inputs;
 * a transpose, a reversed, shifted or permuted order, items of a tuple swapped;
 * the wrong shape: one number for an array (and which: the sum, the mean...), an array for a
   number, one entry short or too many, lengths that are another input's axis;
@@ -192,6 +194,10 @@ def _hypotheses(p: _Pair) -> dict:
         for sign in (1, -1):
             if p.close(E + sign * x):
                 found[("xoffset", sign, name)] = x
+        if np.all(E > 0):
+            for form, f in _X_FORMS:
+                if abs(f(x)) != 1 and p.close(E ** f(x)):
+                    found[("epower", form, name)] = x
     for c in (1, -1):
         if p.close(E + c):
             found[("offset", c)] = None
@@ -385,6 +391,9 @@ def _message(key, detail, pairs) -> str:
                 f"(n = {detail} on the first failing case)")
     if kind == "xfactor":
         return f"every value is {key[1].replace('x', key[2])} times the expected one"
+    if kind == "epower":
+        return (f"every value is the expected one to the power {key[1].replace('x', key[2])} "
+                f"(in a kernel exp(-a), a factor {key[1].replace('x', key[2])} in a)")
     if kind == "xoffset":
         return (f"every value is {key[2]} {'more' if key[1] > 0 else 'less'} than the "
                 f"expected one")
@@ -454,7 +463,7 @@ def _message(key, detail, pairs) -> str:
 
 #: the kinds, most specific first; a later kind never hides an earlier one
 _RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor", "offset",
-         "power", "nfactor", "xfactor", "xoffset", "aoffset", "order", "scalar", "array", "shape",
+         "power", "nfactor", "xfactor", "epower", "xoffset", "aoffset", "order", "scalar", "array", "shape",
          "cfactor", "coffset", "same", "only", "scaled", "shifted"]
 #: kinds a more specific kind makes redundant when both hold
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
