@@ -240,3 +240,34 @@ def test_zeros_and_the_same_answer_whatever_the_inputs():
         message, message
     # the same answer on one failing case only: nothing
     assert _named([(np.ones(5), RNG.normal(size=5))]) is None
+
+
+TWICE = """import numpy as np
+
+def all_subsets_predict(X_train, alpha, X_test):
+    K = np.prod(1 + X_test[:, None, :] * X_train[None, :, :], axis=2)
+    return 2 * K @ alpha
+"""
+
+
+@pytest.mark.slow
+def test_check_and_the_grading_command_say_the_same_relation(tmp_path):
+    """One scoring core: the sealed grader's feedback record carries the relation check()
+    prints, marked as found by relation."""
+    import nbformat
+
+    from kernelcourse.grading.grader import grade_notebook
+    from kernelcourse.grading.questions import get_question
+
+    space: dict = {}
+    exec(TWICE, space)  # noqa: S102 - the test's own answer
+    checked = evaluate(get_question("ex1.q3"), space["all_subsets_predict"], 7,
+                       detect_shortcuts=False)
+    assert checked.diagnosis.message == "every value is twice the expected one"
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("# ANSWER ex1.q3\n" + TWICE)]
+    nbformat.write(nb, tmp_path / "twice.ipynb")
+    record = grade_notebook(tmp_path / "twice.ipynb", selection=["ex1.q3"], seed=7,
+                            sandbox=None).feedback["ex1.q3"]
+    assert record["diagnosis_message"] == "every value is twice the expected one"
+    assert record["diagnosis_found_by"] == "relation" and record["diagnosis"] == "relation: factor"
