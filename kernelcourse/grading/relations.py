@@ -450,7 +450,8 @@ def _message(key, detail, pairs) -> str:
     if kind == "short":
         return f"the right values but one short: the {key[1]} expected value is missing"
     if kind == "extra":
-        return f"the right values with one too many at the {'start' if key[1] == 'first' else 'end'}"
+        end = "start" if key[1] == "first" else "end"
+        return f"the right values with one too many at the {end}"
     if kind == "reshape":
         return f"the right values in shape {detail}, not in the shape asked"
     if kind == "shape":
@@ -462,15 +463,16 @@ def _message(key, detail, pairs) -> str:
 
 
 #: the kinds, most specific first; a later kind never hides an earlier one
-_RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor", "offset",
-         "power", "nfactor", "xfactor", "epower", "xoffset", "aoffset", "order", "scalar", "array", "shape",
-         "cfactor", "coffset", "same", "only", "scaled", "shifted"]
+_RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor",
+         "offset", "power", "nfactor", "xfactor", "epower", "xoffset", "aoffset", "order",
+         "scalar", "array", "shape", "cfactor", "coffset", "same", "only", "scaled", "shifted"]
 #: kinds a more specific kind makes redundant when both hold
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
-            "cfactor": {"factor", "nfactor", "xfactor"}, "coffset": {"offset", "xoffset"},
+            "cfactor": {"factor", "nfactor", "xfactor"},
+            "coffset": {"offset", "xoffset", "aoffset"},
             "scaled": {"factor", "nfactor", "xfactor", "cfactor"},
-            "shifted": {"offset", "xoffset", "coffset"}, "same": {"zero"}, "only": set(_RANK) - {"only"},
-            "permuted": set()}
+            "shifted": {"offset", "xoffset", "coffset", "aoffset"}, "same": {"zero"},
+            "only": set(_RANK) - {"only"}}
 
 
 def _relations(question, failing) -> tuple[list, list]:
