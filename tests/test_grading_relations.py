@@ -271,3 +271,21 @@ def test_check_and_the_grading_command_say_the_same_relation(tmp_path):
                             sandbox=None).feedback["ex1.q3"]
     assert record["diagnosis_message"] == "every value is twice the expected one"
     assert record["diagnosis_found_by"] == "relation" and record["diagnosis"] == "relation: factor"
+
+
+def test_rows_and_columns_off_by_amounts_or_factors_of_their_own():
+    E1, E2 = RNG.normal(size=(4, 5)), RNG.normal(size=(4, 5))
+    r1, r2 = RNG.normal(size=(4, 1)), RNG.normal(size=(4, 1))
+    c1, c2 = RNG.normal(size=(1, 5)), RNG.normal(size=(1, 5))
+    assert _named([(E1 + r1, E1), (E2 + r2, E2)]).startswith("each row is off")
+    assert "a centering term" in _named([(E1 + r1 + c1, E1), (E2 + r2 + c2, E2)])
+    assert _named([(E1 * c1, E1), (E2 * c2, E2)]).startswith("each column is the expected")
+    S1 = E1[:, :4] @ E1[:, :4].T + 4 * np.eye(4)
+    d = np.abs(RNG.normal(size=4)) + 0.5
+    assert "d_i d_j" in _named([(np.outer(d, d) * S1, S1)])
+    # rows shifted on one case, columns on the other: nothing
+    assert _named([(E1 + r1, E1), (E2 + c2, E2)]) is None
+    # a near miss: rows shifted but one entry off by 1e-4
+    near = E1 + r1
+    near[0, 0] += 1e-4
+    assert _named([(near, E1), (E2 + r2, E2)]) is None

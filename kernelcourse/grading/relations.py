@@ -38,6 +38,7 @@ import numpy as np
 
 from .compare import values_match
 from .question import Diagnosis
+from .relation_words import message_of, ordinal
 
 __all__ = ["Relation", "relate", "relation_holds"]
 
@@ -64,18 +65,13 @@ _N_FORMS = [("n", lambda n: n), ("1/n", lambda n: 1 / n), ("n/(n-1)", lambda n: 
             ("1/(n-1)", lambda n: 1 / (n - 1))]
 _X_FORMS = [("x", lambda x: x), ("1/x", lambda x: 1 / x), ("x²", lambda x: x * x),
             ("1/x²", lambda x: 1 / (x * x))]
-_POWERS = [("square", "the square of the expected one", lambda e: e * e),
-           ("sqrt", "the square root of the expected one", np.sqrt),
-           ("abs", "the absolute value of the expected one (the sign dropped)", np.abs),
-           ("reciprocal", "one over the expected one", lambda e: 1 / e),
-           ("exp", "the exponential of the expected one", np.exp),
-           ("log", "the logarithm of the expected one", np.log)]
+_POWERS = [("square", lambda e: e * e), ("sqrt", np.sqrt), ("abs", np.abs),
+           ("reciprocal", lambda e: 1 / e), ("exp", np.exp), ("log", np.log)]
 _AGGREGATES = [("sum", np.sum), ("mean", np.mean), ("max", np.max), ("min", np.min),
                ("norm", np.linalg.norm), ("first entry", lambda e: e.flat[0]),
                ("last entry", lambda e: e.flat[-1])]
 _ORDERS = ["reversed", "columns reversed", "one later", "one earlier", "sorted up", "sorted down",
            "permuted", "rows permuted", "columns permuted"]
-_ORDINAL = ["first", "second", "third", "fourth", "fifth", "sixth"]
 
 
 class _Pair:
@@ -206,7 +202,7 @@ def _hypotheses(p: _Pair) -> dict:
             c = float((A - E).ravel() @ X.ravel() / (X.ravel() @ X.ravel()))
             if c != 0 and p.close(E + c * X):
                 found[("aoffset", name)] = c
-    for kind, _, f in _POWERS:
+    for kind, f in _POWERS:
         with np.errstate(all="ignore"):
             target = f(E)
         if np.all(np.isfinite(target)) and p.close(target):
@@ -217,6 +213,8 @@ def _hypotheses(p: _Pair) -> dict:
         _order_hypotheses(p, found)
     if E.ndim >= 1 and E.size >= 3:
         _only_hypotheses(p, found)
+    if E.ndim == 2 and min(E.shape) >= 3:
+        _matrix_hypotheses(p, found)
     return found
 
 
@@ -260,6 +258,27 @@ def _only_hypotheses(p: _Pair, found: dict) -> None:
             found[("only", "the first entry")] = None
         elif np.all(same[:-1]):
             found[("only", "the last entry")] = None
+
+
+def _matrix_hypotheses(p: _Pair, found: dict) -> None:
+    """Each row (or column) off by an amount of its own, or by a row's plus a column's (a
+    centering term); each row (or column) times a factor of its own, or entry ij times
+    d_i d_j (a normalisation by the diagonal)."""
+    A, E = p.A, p.E
+    R = A - E
+    rows, cols = R.mean(1, keepdims=True), R.mean(0, keepdims=True)
+    for kind, fit in (("rows", rows), ("columns", cols), ("both", rows + cols - R.mean())):
+        if np.ptp(fit) > p.atol and p.close(E + fit):
+            found[("matrix", f"{kind} shifted")] = None
+            return
+    with np.errstate(all="ignore"):
+        r, c = (A * E).sum(1) / (E * E).sum(1), (A * E).sum(0) / (E * E).sum(0)
+        d = np.sqrt(np.abs(np.diag(A) / np.diag(E))) if E.shape[0] == E.shape[1] else r
+        for kind, f, target in (("rows", r, r[:, None] * E), ("columns", c, E * c),
+                                ("both", d, np.outer(d, d) * E if d is not r else E)):
+            if np.all(np.isfinite(f)) and np.ptp(f) > 0 and p.close(target):
+                found[("matrix", f"{kind} scaled")] = None
+                return
 
 
 def _shape_hypotheses(p: _Pair) -> dict:
@@ -361,117 +380,18 @@ def _round(x: float) -> float:
 
 # ------------------------------------------------------------------------ words and choosing
 
-def _ordinal(path) -> str:
-    return " of ".join(f"the {_ORDINAL[i] if i < len(_ORDINAL) else f'item {i + 1}'} item"
-                       for i in path[::-1])
-
-
-def _message(key, detail, pairs) -> str:
-    kind = key[0]
-    if kind == "nonfinite":
-        what, where, want = detail
-        place = f"at index {where}" if where != () else ""
-        return (f"your values hold {what} where the expected ones are finite (first {place}, "
-                f"where {want:.6g} is expected" +
-                ("; it appears only where 0 is expected: a division by zero?)" if key[1]
-                 else ")")).replace("first , ", "first ")
-    if kind == "zero":
-        return "every value is 0"
-    if kind == "same":
-        from .compare import format_value
-        return (f"your answer is the same, {format_value(detail, limit=60)}, on every failing "
-                f"case, whatever the inputs")
-    if kind == "factor":
-        word = key[1]
-        if word == "minus":
-            return "every value has the opposite sign of the expected one"
-        return f"every value is {word} the expected one"
-    if kind == "nfactor":
-        return (f"every value is {key[1]} times the expected one, with n {key[2]} "
-                f"(n = {detail} on the first failing case)")
-    if kind == "xfactor":
-        return f"every value is {key[1].replace('x', key[2])} times the expected one"
-    if kind == "epower":
-        return (f"every value is the expected one to the power {key[1].replace('x', key[2])} "
-                f"(in a kernel exp(-a), a factor {key[1].replace('x', key[2])} in a)")
-    if kind == "xoffset":
-        return (f"every value is {key[2]} {'more' if key[1] > 0 else 'less'} than the "
-                f"expected one")
-    if kind == "aoffset":
-        same = len({_round(c) for c in detail}) == 1
-        times = (f"{detail[0]:.4g} times" if same else "a multiple of") + f" the input {key[1]}"
-        return (f"every value is the expected one plus {times}, entry by entry" +
-                ("" if same else f" (the multiple changes from case to case: "
-                                 f"{', '.join(f'{c:.4g}' for c in detail[:3])})") +
-                ": a term too many or missing?")
-    if kind == "offset":
-        return f"every value is one {'more' if key[1] > 0 else 'less'} than the expected one"
-    if kind == "cfactor":
-        return f"every value is {key[1]!r} times the expected one, on every failing case"
-    if kind == "coffset":
-        return (f"every value is {abs(key[1])!r} {'more' if key[1] > 0 else 'less'} than the "
-                f"expected one, on every failing case")
-    if kind in ("scaled", "shifted"):
-        values = ", ".join(f"{v:.4g}" for v in detail[:3]) + (", ..." if len(detail) > 3 else "")
-        return (f"on each failing case every value is the expected one times a number that "
-                f"changes from case to case ({values}): a scale factor missing or extra"
-                if kind == "scaled" else
-                f"on each failing case every value is off from the expected one by the same "
-                f"amount, which changes from case to case ({values}): a constant term missing "
-                f"or extra")
-    if kind == "power":
-        return "every value is " + dict((k, w) for k, w, _ in _POWERS)[key[1]]
-    if kind == "transpose":
-        return "your matrix is the transpose of the expected one"
-    if kind == "order":
-        return {"reversed": "the right values in reversed order",
-                "columns reversed": "the right values with the columns in reversed order",
-                "one later": "the values are shifted by one: each sits one place later than "
-                             "expected",
-                "one earlier": "the values are shifted by one: each sits one place earlier "
-                               "than expected",
-                "sorted up": "the right values, sorted in increasing order (not in the order "
-                             "asked)",
-                "sorted down": "the right values, sorted in decreasing order (not in the "
-                               "order asked)",
-                "permuted": "the right values in another order",
-                "rows permuted": "the right rows in another order",
-                "columns permuted": "the right columns in another order"}[key[1]]
-    if kind == "swapped":
-        return "the right items in another order (items of the result swapped)"
-    if kind == "only":
-        return f"every value is right except {key[1]}"
-    if kind == "scalar":
-        what = f" (the {key[1]} of the expected values)" if key[1] else ""
-        return f"one number{what} where an array of shape {detail} is asked"
-    if kind == "array":
-        what = f" whose {key[1]} is the expected value" if key[1] else ""
-        return f"an array of shape {detail}{what} where one number is asked"
-    if kind == "short":
-        return f"the right values but one short: the {key[1]} expected value is missing"
-    if kind == "extra":
-        end = "start" if key[1] == "first" else "end"
-        return f"the right values with one too many at the {end}"
-    if kind == "reshape":
-        return f"the right values in shape {detail}, not in the shape asked"
-    if kind == "shape":
-        got, want = detail
-        axes = " by ".join(" or ".join(sorted(n)) for n in key[1])
-        return (f"shape {got} ({axes}) where {want} is asked: an axis of the inputs mixed "
-                f"up?")
-    raise ValueError(f"no words for the relation {key!r}")
-
-
 #: the kinds, most specific first; a later kind never hides an earlier one
 _RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor",
          "offset", "power", "nfactor", "xfactor", "epower", "xoffset", "aoffset", "order",
-         "scalar", "array", "shape", "cfactor", "coffset", "same", "only", "scaled", "shifted"]
+         "scalar", "array", "shape", "cfactor", "coffset", "matrix", "same", "only", "scaled", "shifted"]
 #: kinds a more specific kind makes redundant when both hold
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
             "cfactor": {"factor", "nfactor", "xfactor"},
             "coffset": {"offset", "xoffset", "aoffset"},
             "scaled": {"factor", "nfactor", "xfactor", "cfactor"},
             "shifted": {"offset", "xoffset", "coffset", "aoffset"}, "same": {"zero"},
+            "matrix": {"factor", "offset", "nfactor", "xfactor", "xoffset", "cfactor",
+                       "coffset"},
             "only": set(_RANK) - {"only"}}
 
 
@@ -534,10 +454,10 @@ def relate(question, records) -> tuple[Relation | None, int | None]:
     if chosen is None:
         return None, None
     key, detail = chosen
-    message = _message(key, detail, pairs)
+    message = message_of(key, detail)
     paths = {p.path for p in pairs}
     if len(paths) == 1 and () not in paths and key[0] != "swapped":
-        message = f"in {_ordinal(next(iter(paths)))}: {message}"
+        message = f"in {ordinal(next(iter(paths)))}: {message}"
     return Relation(f"relation: {key[0]}", message, key=key), failing[0][0]
 
 
