@@ -289,3 +289,8 @@ def test_rows_and_columns_off_by_amounts_or_factors_of_their_own():
     near = E1 + r1
     near[0, 0] += 1e-4
     assert _named([(near, E1), (E2 + r2, E2)]) is None
+
+
+def test_odd_values_name_nothing_and_never_crash():
+    assert _named([(np.float64(1.0), np.zeros(0))]) is None        # one number for an empty array
+    assert _named([([1.0, [2.0]], [1.0, [3.0]])]) is None           # ragged

@@ -449,7 +449,10 @@ def relate(question, records) -> tuple[Relation | None, int | None]:
     failing = [(i, r) for i, r in enumerate(records) if not r[3]]
     if not failing:
         return None, None
-    held, pairs = _relations(question, [r for _, r in failing])
+    try:
+        held, pairs = _relations(question, [r for _, r in failing])
+    except Exception:  # noqa: BLE001 - odd values (empty, ragged): no relation, never a crash
+        return None, None
     chosen = _choose(held)
     if chosen is None:
         return None, None
@@ -491,7 +494,10 @@ def relation_holds(question, relation: Relation, records) -> bool:
     failing = [r for r in records if not r[3]]
     if not failing:
         return True
-    held, _ = _relations(question, failing)
+    try:
+        held, _ = _relations(question, failing)
+    except Exception:  # noqa: BLE001
+        return False
     key = relation.key
     if key[0] in ("scaled", "shifted"):
         return any(k[0] in (key[0], *_IMPLIED[key[0]]) for k, _ in held)
