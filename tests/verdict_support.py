@@ -73,7 +73,8 @@ def grade(qid: str, answer, seed: int, detect_shortcuts: bool = False):
     stand_in = shared(qid)
     result = evaluate(stand_in, answer, seed, detect_shortcuts=detect_shortcuts)
     result.question = q
-    if result.diagnosis is not None:
+    if result.diagnosis is not None and result.diagnosis.found_by == "name":
+        # a relation (grading/relations.py) is made per verdict, never one of the question's
         result.diagnosis = q.diagnoses[_index(stand_in.diagnoses, result.diagnosis)]
     return result
 

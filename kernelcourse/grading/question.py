@@ -74,6 +74,9 @@ class Diagnosis:
     detect: Callable | None = None
     behaviour: Callable | None = None
     hint: str = ""
+    #: how the verdict found it: "name" (a mistake the question names) or "relation" (how the
+    #: answer's values relate to the expected ones, :mod:`~kernelcourse.grading.relations`)
+    found_by = "name"
 
     def agrees(self, actual, case: Case, expected, rtol: float, atol: float,
                usage: dict | None = None) -> bool | None:

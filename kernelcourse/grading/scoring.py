@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .sealed import transport
 from .compare import format_value, full_text
 from .question import Case, Diagnosis, Question
+from .relations import relate
 from .sealed.running import _short, run_answer
 from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
 
@@ -117,7 +118,7 @@ class Result:
         text = f"{head}: failed, {pts}; {self._count()}."
         tail = ""
         if self.diagnosis is not None:
-            tail += f" Likely mistake: {_sentence(self.diagnosis.message)}"
+            tail += f" {mistake_heading(self.diagnosis)}: {_sentence(self.diagnosis.message)}"
         tail += note
         inputs = self.inputs
         if inputs and limit is not None and not inputs.startswith("To see") and \
@@ -153,7 +154,8 @@ class Result:
         else:
             lines += self._failure_lines()
             if self.diagnosis is not None:
-                lines.append(_wrap(f"Likely mistake: {_sentence(self.diagnosis.message)}"))
+                lines.append(_wrap(f"{mistake_heading(self.diagnosis)}: "
+                                   f"{_sentence(self.diagnosis.message)}"))
         if self.note:
             lines.append(_wrap(f"Note: {_sentence(self.note)}"))
         if hint:
@@ -187,6 +189,14 @@ def _wrap(text: str, indent: str = "") -> str:
     return "\n".join(textwrap.wrap(text, BLOCK_WIDTH, initial_indent="  ",
                                    subsequent_indent="  " + indent + "  ",
                                    break_long_words=False, break_on_hyphens=False)) or "  "
+
+
+def mistake_heading(diagnosis) -> str:
+    """The words before a diagnosis: "Likely mistake", and for a relation found from the values
+    (:mod:`~kernelcourse.grading.relations`) where it comes from."""
+    if getattr(diagnosis, "found_by", "name") == "relation":
+        return "Likely mistake (from how your values relate to the expected ones)"
+    return "Likely mistake"
 
 
 def _cut_at_word(text: str, room: int) -> str:
@@ -358,6 +368,10 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
     diagnosis, shown = None, None
     if n_passed < n:
         diagnosis, where = question.diagnose_where(records)
+        if diagnosis is None and len(failures) == sum(not r[3] for r in records):
+            # no named mistake: how the values relate to the expected ones on every failing
+            # case (only when every failing case returned a value)
+            diagnosis, where = relate(question, records)
         shown = record_case[where] if where is not None else min(failures)
     detail = inputs = full = ""
     failure: dict = {}

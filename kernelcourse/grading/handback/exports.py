@@ -255,7 +255,7 @@ def build_gradescope(output, selection, *, seed=None, questions_from=None,
 
 def gradescope_results(row, registry, seconds: float) -> dict:
     """``results.json`` for one graded submission: one test per question."""
-    from .feedback import _entries, _what, cases_text
+    from .feedback import _entries, _what, cases_text, mistake_words
 
     tests = []
     for e in _entries(row, registry):
@@ -265,7 +265,7 @@ def gradescope_results(row, registry, seconds: float) -> dict:
         if e["status"] == "failed" and e.get("detail"):
             lines.append(e["detail"])
         if e.get("diagnosis_message"):
-            lines.append(f"Likely mistake: {e['diagnosis_message']}")
+            lines.append(f"{mistake_words(e)}: {e['diagnosis_message']}")
         if e["status"] != "passed" and e.get("hint"):
             lines.append(f"Hint: {e['hint']}")
         tests.append({"name": f"{e['id']} {e['title']}", "score": round(float(e["points"]), 4),

@@ -25,8 +25,10 @@ import hashlib
 import html
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 from ..intake import clean_text
+from ..scoring import mistake_heading
 
 __all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
            "md_text", "md_code", "cases_text"]
@@ -37,6 +39,12 @@ _STATUS = {"passed": "passed", "failed": "partly right", "not attempted": "not a
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _MD_LINE_START = re.compile(r"^(\s*)(\d*)([#+\-=.)])")
 
+
+
+def mistake_words(entry) -> str:
+    """The label of a feedback entry's diagnosis, as check() words it: a named mistake's, or a
+    relation's found from the answer's values (the record's ``diagnosis_found_by``)."""
+    return mistake_heading(SimpleNamespace(found_by=entry.get("diagnosis_found_by", "name")))
 
 def md_text(text, limit: int = 2000) -> str:
     """``text`` safe inside a Markdown paragraph, heading or table cell: control characters
@@ -98,7 +106,10 @@ def feedback_record(result) -> dict:
                             "message": clean_text(message, 600)}
                            for st, ok, _, message in getattr(result, "statements", [])],
             "diagnosis": diagnosis.name if diagnosis is not None else "",
-            "diagnosis_message": diagnosis.message if diagnosis is not None else ""}
+            "diagnosis_message": diagnosis.message if diagnosis is not None else "",
+            # "relation" when no named mistake matched and the message says how the values
+            # relate to the expected ones (grading/relations.py); the page words it so
+            "diagnosis_found_by": getattr(diagnosis, "found_by", "") if diagnosis else ""}
 
 
 def _fmt(x) -> str:
@@ -213,7 +224,7 @@ def page_markdown(row, registry, *, assignment="", student=None, late=None) -> s
             if e.get("inputs"):
                 lines += ["- Its inputs:", "", md_code(e["inputs"]), ""]
         if e.get("diagnosis_message"):
-            lines.append(f"- Likely mistake: {md_text(e['diagnosis_message'])}")
+            lines.append(f"- {mistake_words(e)}: {md_text(e['diagnosis_message'])}")
         if e.get("hint"):
             lines.append(f"- Hint: {md_text(e['hint'])}")
     lines += ["", md_text(_footer(row)) + "."]
@@ -320,7 +331,7 @@ def page_html(row, registry, *, assignment="", student=None, late=None) -> str:
                        + (f"<div class='cap'>its inputs in full</div><pre>{e_(e['inputs'])}</pre>"
                           if e.get("inputs") else ""))
         if e.get("diagnosis_message"):
-            out.append(f"<div class='label'>Likely mistake</div><div>"
+            out.append(f"<div class='label'>{e_(mistake_words(e))}</div><div>"
                        f"{e_(e['diagnosis_message'])}</div>")
         if e.get("hint"):
             out.append(f"<div class='label'>Hint</div><div>{e_(e['hint'])}</div>")

@@ -1,0 +1,133 @@
+"""The plain words of the relations :mod:`~kernelcourse.grading.relations` finds between an
+answer's values and the expected ones: "every value is twice the expected one"."""
+from __future__ import annotations
+
+from .compare import format_value
+
+__all__ = ["message_of", "ordinal", "POWER_WORDS"]
+
+POWER_WORDS = {"square": "the square of the expected one",
+               "sqrt": "the square root of the expected one",
+               "abs": "the absolute value of the expected one (the sign dropped)",
+               "reciprocal": "one over the expected one",
+               "exp": "the exponential of the expected one",
+               "log": "the logarithm of the expected one"}
+_ORDINAL = ["first", "second", "third", "fourth", "fifth", "sixth"]
+
+
+def _round(x: float) -> float:
+    return float(f"{x:.4g}")
+
+
+def ordinal(path) -> str:
+    """``(0,)`` as "the first item", ``(1, 0)`` as "the first item of the second item"."""
+    return " of ".join(f"the {_ORDINAL[i] if i < len(_ORDINAL) else f'item {i + 1}'} item"
+                       for i in path[::-1])
+
+
+def message_of(key: tuple, detail) -> str:
+    """The plain words of relation ``key`` (its kind first), ``detail`` what the first failing
+    case adds (a length, the factors per case...)."""
+    kind = key[0]
+    if kind == "nonfinite":
+        what, where, want = detail
+        place = f"at index {where}" if where != () else ""
+        return (f"your values hold {what} where the expected ones are finite (first {place}, "
+                f"where {want:.6g} is expected" +
+                ("; it appears only where 0 is expected: a division by zero?)" if key[1]
+                 else ")")).replace("first , ", "first ")
+    if kind == "zero":
+        return "every value is 0"
+    if kind == "same":
+        return (f"your answer is the same, {format_value(detail, limit=60)}, on every failing "
+                f"case, whatever the inputs")
+    if kind == "factor":
+        word = key[1]
+        if word == "minus":
+            return "every value has the opposite sign of the expected one"
+        return f"every value is {word} the expected one"
+    if kind == "nfactor":
+        return (f"every value is {key[1]} times the expected one, with n {key[2]} "
+                f"(n = {detail} on the first failing case)")
+    if kind == "xfactor":
+        return f"every value is {key[1].replace('x', key[2])} times the expected one"
+    if kind == "epower":
+        return (f"every value is the expected one to the power {key[1].replace('x', key[2])} "
+                f"(in a kernel exp(-a), a factor {key[1].replace('x', key[2])} in a)")
+    if kind == "xoffset":
+        return (f"every value is {key[2]} {'more' if key[1] > 0 else 'less'} than the "
+                f"expected one")
+    if kind == "aoffset":
+        same = len({_round(c) for c in detail}) == 1
+        times = (f"{detail[0]:.4g} times" if same else "a multiple of") + f" the input {key[1]}"
+        return (f"every value is the expected one plus {times}, entry by entry" +
+                ("" if same else f" (the multiple changes from case to case: "
+                                 f"{', '.join(f'{c:.4g}' for c in detail[:3])})") +
+                ": a term too many or missing?")
+    if kind == "offset":
+        return f"every value is one {'more' if key[1] > 0 else 'less'} than the expected one"
+    if kind == "cfactor":
+        return f"every value is {key[1]!r} times the expected one, on every failing case"
+    if kind == "coffset":
+        return (f"every value is {abs(key[1])!r} {'more' if key[1] > 0 else 'less'} than the "
+                f"expected one, on every failing case")
+    if kind in ("scaled", "shifted"):
+        values = ", ".join(f"{v:.4g}" for v in detail[:3]) + (", ..." if len(detail) > 3 else "")
+        return (f"on each failing case every value is the expected one times a number that "
+                f"changes from case to case ({values}): a scale factor missing or extra"
+                if kind == "scaled" else
+                f"on each failing case every value is off from the expected one by the same "
+                f"amount, which changes from case to case ({values}): a constant term missing "
+                f"or extra")
+    if kind == "power":
+        return "every value is " + POWER_WORDS[key[1]]
+    if kind == "transpose":
+        return "your matrix is the transpose of the expected one"
+    if kind == "order":
+        return {"reversed": "the right values in reversed order",
+                "columns reversed": "the right values with the columns in reversed order",
+                "one later": "the values are shifted by one: each sits one place later than "
+                             "expected",
+                "one earlier": "the values are shifted by one: each sits one place earlier "
+                               "than expected",
+                "sorted up": "the right values, sorted in increasing order (not in the order "
+                             "asked)",
+                "sorted down": "the right values, sorted in decreasing order (not in the "
+                               "order asked)",
+                "permuted": "the right values in another order",
+                "rows permuted": "the right rows in another order",
+                "columns permuted": "the right columns in another order"}[key[1]]
+    if kind == "matrix":
+        return {"rows shifted": "each row is off from the expected one by an amount of its own",
+                "columns shifted": "each column is off from the expected one by an amount of "
+                                   "its own",
+                "both shifted": "every entry is off from the expected one by an amount of its "
+                                "row plus one of its column (a centering term missing or extra?)",
+                "rows scaled": "each row is the expected one times a factor of its own",
+                "columns scaled": "each column is the expected one times a factor of its own",
+                "both scaled": "every entry (i, j) is the expected one times d_i d_j, a factor "
+                               "of its row times the same of its column (a normalisation by "
+                               "the diagonal missing or wrong?)"}[key[1]]
+    if kind == "swapped":
+        return "the right items in another order (items of the result swapped)"
+    if kind == "only":
+        return f"every value is right except {key[1]}"
+    if kind == "scalar":
+        what = f" (the {key[1]} of the expected values)" if key[1] else ""
+        return f"one number{what} where an array of shape {detail} is asked"
+    if kind == "array":
+        what = f" whose {key[1]} is the expected value" if key[1] else ""
+        return f"an array of shape {detail}{what} where one number is asked"
+    if kind == "short":
+        return f"the right values but one short: the {key[1]} expected value is missing"
+    if kind == "extra":
+        end = "start" if key[1] == "first" else "end"
+        return f"the right values with one too many at the {end}"
+    if kind == "reshape":
+        return f"the right values in shape {detail}, not in the shape asked"
+    if kind == "shape":
+        got, want = detail
+        axes = " by ".join(" or ".join(sorted(n)) for n in key[1])
+        return (f"shape {got} ({axes}) where {want} is asked: an axis of the inputs mixed "
+                f"up?")
+    raise ValueError(f"no words for the relation {key!r}")

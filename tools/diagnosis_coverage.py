@@ -1,0 +1,185 @@
+"""How often a wrong answer hears its real mistake: every mutant of every question's reference
+(``kernelcourse.grading.audit``) that fails a case is graded as an answer, and its diagnosis
+(named, or by relation: ``kernelcourse.grading.relations``) is checked against the mutant's
+real change on the cases of other seeds.
+
+    .venv/bin/python tools/diagnosis_coverage.py                 # every set
+    .venv/bin/python tools/diagnosis_coverage.py ex1 ex7 --examples 5
+
+A mutant *hears its mistake* when the grader names a diagnosis whose mistake gives the mutant's
+values on every case of seeds 0-2 (a named one), or a relation that holds on every failing case
+of seeds 1-3 too (by relation). A named diagnosis whose mistake is not the mutant's is *named
+wrong*; a relation that fails on another seed's failing cases is a *wrong relation* (there must
+be none). Mutants are taken as the audit makes them, at most ``--per-question`` of each
+question (spread evenly over its list), so the run is deterministic.
+"""
+import argparse
+import sys
+import warnings
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from kernelcourse.grading.audit import _value_mutants, select_questions  # noqa: E402
+from kernelcourse.grading.audit.engine import (  # noqa: E402
+    Budget, TICKS_FACTOR, TICKS_SLACK, answer_targets, compile_mutant, patched, ticking,
+    ticks_of)
+from kernelcourse.grading.compare import values_match  # noqa: E402
+from kernelcourse.grading.relations import relation_holds  # noqa: E402
+from kernelcourse.grading.scoring import score  # noqa: E402
+from kernelcourse.grading.sealed import transport  # noqa: E402
+from kernelcourse.grading.sealed.running import run_answer  # noqa: E402
+
+
+def mutant_answers(question, per_question):
+    """``(description, answer)`` for the question's mutants, at most ``per_question``."""
+    out = [(f"answer [{m.operator}] {m.change}", answer) for m, answer in _value_mutants(question)]
+    if getattr(question.reference, "answer_key", None) is None:
+        cases = question.make_cases(0)
+        for target in answer_targets(question, cases[0]):
+            try:
+                budget = TICKS_FACTOR * ticks_of(question, target.function, target.tree,
+                                                 cases) + TICKS_SLACK
+            except Exception:  # noqa: BLE001
+                continue
+            for mutation, tree in target.mutants():
+                try:
+                    compiled = compile_mutant(target.function, tree)
+                except Exception:  # noqa: BLE001
+                    continue
+                out.append((f"{target.short}:{mutation.lineno} [{mutation.operator}] "
+                            f"{mutation.change}",
+                            _patched_reference(question, target.function, compiled, budget)))
+    if len(out) > per_question:
+        keep = np.linspace(0, len(out) - 1, per_question).round().astype(int)
+        out = [out[i] for i in sorted(set(keep))]
+    return out
+
+
+def _patched_reference(question, function, compiled, budget):
+    def answer(*args, **kwargs):
+        try:
+            with ticking(budget), patched(function, compiled):
+                return question.reference(*args, **kwargs)
+        except (Budget, RecursionError):
+            raise RuntimeError("the mutant ran past its budget") from None
+    return answer
+
+
+def _values(func, cases):
+    out = []
+    for case in cases:
+        args, kwargs = case.copied()
+        try:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                out.append(("value", transport.roundtrip(func(*args, **kwargs))))
+        except Exception as exc:  # noqa: BLE001
+            out.append(("error", type(exc).__name__))
+    return out
+
+
+def _records(question, answer, seed):
+    cases = question.make_cases(seed)
+    records = []
+    for case, (kind, actual) in zip(cases, _values(answer, cases)):
+        if kind != "value":
+            continue
+        expected = question.expected(case)
+        actual, _ = question.conform(actual, expected)
+        records.append((case, actual, expected, question.judge(actual, expected, case)[0]))
+    return records
+
+
+def _same_mistake(question, answer, mistake, seeds):
+    for seed in seeds:
+        cases = question.make_cases(seed)
+        for (k1, v1), (k2, v2) in zip(_values(answer, cases), _values(mistake, cases)):
+            if k1 != k2 or (k1 == "value" and not values_match(v1, v2, question.rtol,
+                                                              question.atol)[0]):
+                return False
+    return True
+
+
+def _passes(question, outcome, case):
+    expected = question.expected(case)
+    actual, _ = question.conform(transport.decode(outcome["value"]), expected)
+    return question.judge(actual, expected, case)[0]
+
+
+def judge_mutant(question, answer):
+    """``(verdict, result)``: verdict one of "passes", "named right", "named wrong",
+    "relation right", "relation wrong", "unheard", "raised" (no diagnosis, and every failing
+    case raised: the exception is what the answer hears)."""
+    cases = question.make_cases(0)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        outcomes = run_answer(answer, cases, question.time_limit)
+        result = score(question, cases, outcomes)
+    if result.status != "failed":
+        return "passes", result
+    d = result.diagnosis
+    if d is None:
+        raised = all(o.get("kind") != "value" for o, case in zip(outcomes, cases)
+                     if o.get("kind") != "value" or not _passes(question, o, case))
+        return ("raised" if raised else "unheard"), result
+    if d.found_by == "relation":
+        ok = all(relation_holds(question, d, _records(question, answer, s)) for s in (1, 2, 3))
+        return ("relation right" if ok else "relation wrong"), result
+    if d.behaviour is not None or d.detect is not None:
+        return "named right", result   # a behaviour or a detected answer: named as seen
+    ok = _same_mistake(question, answer, d.mistake, (0, 1, 2))
+    return ("named right" if ok else "named wrong"), result
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sets", nargs="*", help="question ids or set names (default: all)")
+    parser.add_argument("--per-question", type=int, default=12)
+    parser.add_argument("--examples", type=int, default=0,
+                        help="print this many relational diagnoses, with their mutants")
+    parser.add_argument("--verbose", action="store_true", help="a line per failing mutant")
+    args = parser.parse_args(argv)
+    counts = defaultdict(lambda: defaultdict(int))
+    examples = []
+    for question in select_questions(args.sets or None):
+        for description, answer in mutant_answers(question, args.per_question):
+            verdict, result = judge_mutant(question, answer)
+            counts[question.set_name][verdict] += 1
+            if args.verbose and verdict != "passes":
+                said = result.diagnosis.message if result.diagnosis else ""
+                print(f"{question.id} {verdict:<15} {description}  ->  {said}", flush=True)
+            if verdict == "relation right":
+                examples.append((question.id, description, result.diagnosis.message))
+    keys = ["named right", "relation right", "named wrong", "relation wrong", "unheard",
+            "raised"]
+    print(f"{'set':<6} {'failing':>7} {'heard':>6} {'share':>6}  " +
+          " ".join(f"{k:>14}" for k in keys))
+    total = defaultdict(int)
+    for set_name, c in counts.items():
+        failing = sum(v for k, v in c.items() if k != "passes")
+        heard = c["named right"] + c["relation right"]
+        for k in keys:
+            total[k] += c[k]
+        total["failing"] += failing
+        print(f"{set_name:<6} {failing:>7} {heard:>6} {heard / max(failing, 1):>6.1%}  " +
+              " ".join(f"{c[k]:>14}" for k in keys))
+    heard = total["named right"] + total["relation right"]
+    valued = total["failing"] - total["raised"]
+    print(f"all: {heard}/{total['failing']} failing mutants hear their real mistake "
+          f"({heard / max(total['failing'], 1):.1%}; {heard}/{valued} = "
+          f"{heard / max(valued, 1):.1%} of those that returned a value on some failing case); "
+          f"{total['relation wrong']} wrong relations, "
+          f"{total['named wrong']} named diagnoses not the mutant's change; "
+          f"{total['raised']} more raised on every failing case (no value to relate)")
+    step = max(len(examples) // max(args.examples, 1), 1)
+    for qid, description, message in examples[::step][:args.examples]:
+        print(f"  {qid} {description}\n      -> {message}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
