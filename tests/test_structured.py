@@ -347,3 +347,19 @@ def test_strings_are_checked_by_name():
         spectrum_kernel("ACGT", k=2)
     with pytest.raises(TypeError, match=r"Z\[0\] is a int"):
         spectrum_kernel(["AC"], [3], k=1)
+
+
+def test_mismatch_kernel_from_pairs_at_each_hamming_distance():
+    from kernelcourse.structured import hamming_pair_counts
+    rng = np.random.default_rng(12)
+    X, Z = _random_strings(rng, 7, 3, 20), _random_strings(rng, 5, 3, 20)
+    k, m = 4, 1
+    S = hamming_pair_counts(X, Z, k=k, d_max=2 * m)
+    for i, s in enumerate(X):
+        for j, t in enumerate(Z):
+            dist = Counter(sum(a != b for a, b in zip(u, v))
+                           for u in [s[p:p + k] for p in range(len(s) - k + 1)]
+                           for v in [t[q:q + k] for q in range(len(t) - k + 1)])
+            assert [S[d, i, j] for d in range(3)] == [dist[d] for d in range(3)]
+    from_pairs = sum(mismatch_pair_count(k, m, d) * S[d] for d in range(3))
+    assert_array_equal(from_pairs, mismatch_kernel(X, Z, k=k, m=m))

@@ -26,7 +26,7 @@ from .graphs import Graph, as_graphs, cycle_graph, is_isomorphic, path_graph
 from .node_kernels import diffusion_kernel, laplacian, regularized_laplacian_kernel
 from .objects import (IndexedKernel, MismatchKernel, RandomWalkKernel, ShortestPathKernel,
                       SpectrumKernel, StructuredKernel, SubsequenceKernel, WeisfeilerLehmanKernel)
-from .strings import (DNA, as_strings, cosine_normalize, kmer_counts, kmers, mismatch_features,
+from .strings import (DNA, as_strings, cosine_normalize, hamming_pair_counts, kmer_counts, kmers, mismatch_features,
                       mismatch_kernel, mismatch_neighbourhood, mismatch_neighbourhood_size,
                       mismatch_pair_count, spectrum_features, spectrum_kernel, subsequence_kernel,
                       subsequence_pair)
@@ -34,7 +34,7 @@ from .strings import (DNA, as_strings, cosine_normalize, kmer_counts, kmers, mis
 __all__ = [
     "spectrum_kernel", "mismatch_kernel", "subsequence_kernel", "subsequence_pair",
     "kmers", "kmer_counts", "spectrum_features", "mismatch_features", "mismatch_neighbourhood",
-    "mismatch_neighbourhood_size", "mismatch_pair_count", "cosine_normalize", "as_strings", "DNA",
+    "mismatch_neighbourhood_size", "mismatch_pair_count", "hamming_pair_counts", "cosine_normalize", "as_strings", "DNA",
     "Graph", "as_graphs", "path_graph", "cycle_graph", "is_isomorphic",
     "wl_relabel", "wl_features", "wl_subtree_kernel", "floyd_warshall", "shortest_path_features",
     "shortest_path_kernel", "product_graph", "random_walk_pair", "random_walk_kernel",

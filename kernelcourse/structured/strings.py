@@ -30,7 +30,7 @@ from .._validation import check_nonnegative_int, check_positive_int
 
 __all__ = ["as_strings", "kmers", "kmer_counts", "spectrum_features", "spectrum_kernel",
            "mismatch_neighbourhood", "mismatch_neighbourhood_size", "mismatch_pair_count",
-           "mismatch_features", "mismatch_kernel", "subsequence_kernel", "subsequence_pair",
+           "mismatch_features", "mismatch_kernel", "hamming_pair_counts", "subsequence_kernel", "subsequence_pair",
            "cosine_normalize", "DNA"]
 
 #: The alphabet of DNA, the default of the mismatch kernel.
@@ -259,13 +259,56 @@ def mismatch_features(X, k: int, m: int, alphabet: str = DNA, Z=None):
     return out[0] if Z is None else tuple(out)
 
 
+def hamming_pair_counts(X, Z=None, k: int = 5, d_max: int = 2, alphabet: str = DNA) -> np.ndarray:
+    """``S[d, i, j]`` = how many pairs (k-mer of ``X[i]``, k-mer of ``Z[j]``) differ in exactly
+    ``d`` places, for ``d = 0..d_max``.
+
+    Masking: for each set ``P`` of ``j`` positions, two k-mers that agree outside ``P`` are
+    counted by one sparse product of the counts of the k-mers with ``P`` deleted. A pair that
+    differs exactly on a set ``D`` is counted once for each ``P`` containing ``D``, so the sum
+    over ``|P| = j`` is ``E_j = sum_{d <= j} C(k - d, j - d) S_d``, a triangular system solved
+    from ``S_0 = E_0`` up.
+    """
+    X = as_strings(X, "X")
+    symmetric = Z is None
+    Zs = X if symmetric else as_strings(Z, "Z")
+    k = check_positive_int(k, "k")
+    d_max = min(check_nonnegative_int(d_max, "d_max"), k)
+    alphabet = _check_alphabet(alphabet, [X] if symmetric else [X, Zs], ["X", "Z"])
+    a = len(alphabet)
+    cx, ox = _codes(X, k, alphabet)
+    cz, oz = (cx, ox) if symmetric else _codes(Zs, k, alphabet)
+    powers = a ** np.arange(k - 1, -1, -1, dtype=np.int64)
+    dx, dz = (cx[:, None] // powers) % a, (cz[:, None] // powers) % a
+    E = np.zeros((d_max + 1, len(X), len(Zs)))
+    for j in range(d_max + 1):
+        for masked in itertools.combinations(range(k), j):
+            keep = [p for p in range(k) if p not in masked]
+            w = a ** np.arange(len(keep) - 1, -1, -1, dtype=np.int64)
+            keys = np.concatenate([dx[:, keep] @ w, dz[:, keep] @ w])
+            _, col = np.unique(keys, return_inverse=True)
+            width = int(col.max()) + 1 if col.size else 0
+            CX = sparse.csr_matrix((np.ones(len(cx)), (ox, col[:len(cx)])), shape=(len(X), width))
+            CZ = CX if symmetric else sparse.csr_matrix(
+                (np.ones(len(cz)), (oz, col[len(cx):])), shape=(len(Zs), width))
+            E[j] += (CX @ CZ.T).toarray()
+    S = np.zeros_like(E)
+    for j in range(d_max + 1):
+        S[j] = E[j] - sum(comb(k - d, j - d) * S[d] for d in range(j))
+    return S
+
+
 def mismatch_kernel(X, Z=None, k: int = 5, m: int = 1, alphabet: str = DNA,
                     normalize: bool = False) -> np.ndarray:
     """The (k, m)-mismatch kernel ``k(s, t) = sum_{b in A^k} phi_b(s) phi_b(t)`` (10.3).
 
-    ``phi_b(s)`` counts the k-mers of ``s`` within ``m`` substitutions of ``b``; ``m = 0`` is
-    the spectrum kernel. Each k-mer of ``s`` reaches ``sum_{d <= m} C(k, d) (a - 1)^d``
-    neighbours (:func:`mismatch_neighbourhood_size`), so the cost grows as ``k^m a^m``.
+    ``phi_b(s)`` counts the k-mers of ``s`` within ``m`` substitutions of ``b``
+    (:func:`mismatch_features`); ``m = 0`` is the spectrum kernel. Each k-mer reaches
+    ``sum_{d <= m} C(k, d) (a - 1)^d`` neighbours (:func:`mismatch_neighbourhood_size`), so the
+    cost grows as ``k^m a^m``. Summing over ``b`` first gives the same kernel from pairs of
+    k-mers: ``k(s, t) = sum_{d <= 2m} N(d) S_d(s, t)``, with ``N(d)``
+    (:func:`mismatch_pair_count`) the common neighbours of two k-mers at distance ``d`` and
+    ``S_d`` (:func:`hamming_pair_counts`) the pairs at that distance.
     Every character must belong to ``alphabet``.
     """
     if Z is None:
