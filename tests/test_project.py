@@ -13,7 +13,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 # The syllabus (shared/SYLLABUS.md): the numbered items of each lecture.
-SYLLABUS = {1: 7, 2: 11, 3: 11, 4: 8, 5: 13, 6: 6, 7: 10, 8: 8, 9: 7}
+SYLLABUS = {1: 7, 2: 11, 3: 11, 4: 8, 5: 13, 6: 6, 7: 10, 8: 8, 9: 7, 10: 10}
 LECTURE_NOTEBOOKS = {
     1: "01_feature_expansions_and_the_kernel_trick.ipynb",
     2: "02_kernels_for_sgd_and_random_features.ipynb",
@@ -24,6 +24,7 @@ LECTURE_NOTEBOOKS = {
     7: "07_support_vector_machines.ipynb",
     8: "08_gaussian_processes.ipynb",
     9: "09_kernel_mean_embeddings.ipynb",
+    10: "10_kernels_for_structured_data.ipynb",
 }
 
 

@@ -1,0 +1,217 @@
+"""Widgets for lecture 10: Weisfeiler-Lehman relabelling step by step, and the mismatch
+kernel's accuracy and cost against k and m.
+
+* :func:`wl_relabel_widget` (10.5-10.6): pick a pair of graphs and a round ``i``; the two
+  graphs drawn with every node coloured and numbered by its compressed label of round ``i``
+  (one palette for both), and the label counts of that round side by side, with
+  ``k_WL`` summed over rounds ``0..i``. Computation: :func:`wl_state`.
+* :func:`mismatch_cost_widget` (10.3): move ``k`` and ``m``; left the cost (k-mer
+  neighbours visited, :func:`~kernelcourse.structured.mismatch_neighbourhood_size` times the
+  number of k-mers) against ``k`` for m = 0, 1, 2; right the test accuracy of kernel ridge
+  with the normalised (k, m)-mismatch kernel on the package's DNA data against ``k``, for
+  m = 0 (the spectrum kernel) and m = 1. Computation: :func:`mismatch_grid`.
+
+Every picture is a function of the controls only: each move redraws the figure from the
+state, and the accuracy grid is computed once per process (``functools.lru_cache``).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from kernelcourse.structured import (Graph, cycle_graph, mismatch_kernel, mismatch_neighbourhood_size,
+                                     wl_relabel)
+from kernelcourse.structured.datasets import dna_motif_sequences, planted_graphs
+from kernelcourse.widgets import FigureView, interactive_figure
+
+__all__ = ["PAIRS", "graph_pair", "circle_layout", "wl_state", "plot_wl_state", "wl_relabel_widget",
+           "mismatch_grid", "plot_mismatch_state", "mismatch_cost_widget"]
+
+#: the pairs of graphs of the relabelling widget
+PAIRS = ("two triangles, a hexagon", "a ring, a chain (same labels)", "two planted graphs")
+_PALETTE = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377", "#bbbbbb",
+            "#ee8866", "#99ddff", "#44bb99", "#eedd88", "#ffaabb"]
+
+
+def graph_pair(name: str) -> tuple[Graph, Graph]:
+    """The two graphs of the pair ``name`` (one of :data:`PAIRS`)."""
+    if name == PAIRS[0]:
+        return Graph.from_edges(6, [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3)]), cycle_graph(6)
+    if name == PAIRS[1]:
+        labels = list("NCOCNC")
+        ring = Graph.from_edges(6, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (2, 5)], labels)
+        chain = Graph.from_edges(6, [(0, 1), (1, 2), (2, 3), (3, 4), (2, 5)], labels)
+        return ring, chain
+    if name == PAIRS[2]:
+        graphs, y = planted_graphs(n=4, n_nodes=10, random_state=5)
+        return graphs[int(np.argmax(y))], graphs[int(np.argmin(y))]
+    raise ValueError(f"pair must be one of {list(PAIRS)}; got {name!r}")
+
+
+def circle_layout(g: Graph) -> np.ndarray:
+    """Node positions on a circle, in node order, shape (n, 2)."""
+    t = 2 * np.pi * np.arange(g.n_nodes) / max(g.n_nodes, 1)
+    return np.c_[np.cos(t), np.sin(t)]
+
+
+def wl_state(pair: str, round_: int) -> dict:
+    """The labels of round ``round_`` of both graphs, their counts and ``k_WL`` up to it."""
+    g, h = graph_pair(pair)
+    rounds, _ = wl_relabel([g, h], round_)
+    labels = rounds[round_]
+    kinds = sorted(set(labels[0].tolist()) | set(labels[1].tolist()))
+    counts = np.array([[np.sum(lab == c) for c in kinds] for lab in labels])
+    k = np.zeros((2, 2))
+    for lab_round in rounds:
+        all_kinds = sorted(set(lab_round[0].tolist()) | set(lab_round[1].tolist()))
+        F = np.array([[np.sum(lab == c) for c in all_kinds] for lab in lab_round], float)
+        k += F @ F.T
+    return {"pair": pair, "round": round_, "graphs": (g, h), "labels": labels, "kinds": kinds,
+            "counts": counts, "K": k, "normalized": k[0, 1] / np.sqrt(k[0, 0] * k[1, 1])}
+
+
+def plot_wl_state(state, axes):
+    """Draw :func:`wl_state` on three axes: graph 1, graph 2, the label counts."""
+    colour = {c: _PALETTE[i % len(_PALETTE)] for i, c in enumerate(state["kinds"])}
+    for ax, g, lab, name in zip(axes[:2], state["graphs"], state["labels"], ("G", "G'")):
+        pos = circle_layout(g)
+        for i, j in g.edges():
+            ax.plot(*pos[[i, j]].T, color="#555555", lw=1.5, zorder=1)
+        ax.scatter(pos[:, 0], pos[:, 1], s=520, c=[colour[c] for c in lab.tolist()],
+                   edgecolors="black", zorder=2)
+        for v, (x, y) in enumerate(pos):
+            ax.text(x, y, str(lab[v]), ha="center", va="center", fontsize=11, zorder=3)
+            ax.text(1.28 * x, 1.28 * y, str(g.labels[v]), ha="center", va="center", fontsize=9,
+                    color="#333333")
+        ax.set_xlim(-1.5, 1.5)
+        ax.set_ylim(-1.5, 1.5)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        ax.set_title(f"{name}: labels of round {state['round']}", fontsize=11)
+    ax = axes[2]
+    x = np.arange(len(state["kinds"]))
+    ax.bar(x - 0.2, state["counts"][0], 0.4, label="G", color="#4477aa")
+    ax.bar(x + 0.2, state["counts"][1], 0.4, label="G'", color="#ee6677")
+    ax.set_xticks(x, [str(c) for c in state["kinds"]], fontsize=9)
+    ax.set_xlabel("compressed label")
+    ax.set_ylabel("nodes")
+    ax.legend(fontsize=9)
+    K = state["K"]
+    ax.set_title(f"k(G, G') = {K[0, 1]:.0f}, normalised {state['normalized']:.3f}", fontsize=11)
+
+
+def wl_relabel_widget(pair=PAIRS[0], round_=1):
+    """Widget: Weisfeiler-Lehman relabelling of two graphs, one round at a time.
+
+    Returns
+    -------
+    ipywidgets.interactive
+        ``controls`` = ``{"pair": Dropdown, "round_": IntSlider}``, ``view``; ``result`` is
+        the dict of :func:`wl_state` plus ``figure``.
+    """
+    import ipywidgets as W
+
+    controls = {
+        "pair": W.Dropdown(options=list(PAIRS), value=pair, description="graphs"),
+        "round_": W.IntSlider(value=round_, min=0, max=4, description="round i",
+                              continuous_update=False),
+    }
+    view = FigureView(1, 3, figsize=(8.4, 3.2))
+
+    def update(pair, round_):
+        state = wl_state(pair, round_)
+        view.restart()
+        plot_wl_state(state, view.axes)
+        view.render(full=True)
+        print(f"k_WL summed over rounds 0..{round_}: k(G, G) = {state['K'][0, 0]:.0f}, "
+              f"k(G', G') = {state['K'][1, 1]:.0f}, k(G, G') = {state['K'][0, 1]:.0f}")
+        state["figure"] = view.fig
+        return state
+
+    return interactive_figure(update, view, controls)
+
+
+# ---------------------------------------------------------------------------
+# the mismatch kernel against k and m
+# ---------------------------------------------------------------------------
+
+#: the k and m of the grid
+KS = (3, 4, 5, 6, 7, 8, 9)
+MS = (0, 1, 2)
+
+
+@functools.lru_cache(maxsize=2)
+def mismatch_grid(n=400, length=101, lam=1.0, random_state=0) -> dict:
+    """Test accuracy (kernel ridge, normalised kernel, half the sequences to train) for every
+    ``k`` of :data:`KS` and ``m`` in 0, 1, and the cost ``n_kmers |N_m|`` for m = 0, 1, 2."""
+    seqs, y = dna_motif_sequences(n=n, length=length, random_state=random_state)
+    half = n // 2
+    accuracy = np.full((len(MS), len(KS)), np.nan)
+    for a, m in enumerate(MS[:2]):
+        for b, k in enumerate(KS):
+            K = mismatch_kernel(seqs, k=k, m=m, normalize=True)
+            alpha = np.linalg.solve(K[:half, :half] + lam * np.eye(half), y[:half])
+            accuracy[a, b] = np.mean(np.sign(K[half:, :half] @ alpha) == y[half:])
+    cost = np.array([[n * (length - k + 1) * mismatch_neighbourhood_size(k, m, 4) for k in KS]
+                     for m in MS], float)
+    return {"accuracy": accuracy, "cost": cost, "n": n}
+
+
+def plot_mismatch_state(grid, k, m, axes):
+    """Cost and accuracy against k, the current (k, m) marked."""
+    colours = ("#4477aa", "#ee6677", "#228833")
+    ax = axes[0]
+    for a, mm in enumerate(MS):
+        ax.semilogy(KS, grid["cost"][a], "o-", color=colours[a], label=f"m = {mm}")
+    b = KS.index(k)
+    ax.semilogy([k], [grid["cost"][MS.index(m), b]], "s", ms=14, mfc="none", mec="black", mew=2)
+    ax.set_xlabel("k")
+    ax.set_ylabel("k-mer neighbours visited")
+    ax.set_title("cost: n_kmers x |N_m(k)|", fontsize=11)
+    ax.legend(fontsize=9)
+    ax = axes[1]
+    for a, mm in enumerate(MS[:2]):
+        ax.plot(KS, grid["accuracy"][a], "o-", color=colours[a],
+                label="m = 0 (spectrum)" if mm == 0 else f"m = {mm}")
+    acc = grid["accuracy"][MS.index(m), b]
+    if np.isfinite(acc):
+        ax.plot([k], [acc], "s", ms=14, mfc="none", mec="black", mew=2)
+        title = f"k = {k}, m = {m}: test accuracy {acc:.3f}"
+    else:
+        title = f"k = {k}, m = {m}: not computed here (cost)"
+    ax.set_ylim(0.4, 0.95)
+    ax.set_xlabel("k")
+    ax.set_ylabel("test accuracy")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=9, loc="upper center", ncol=2)
+
+
+def mismatch_cost_widget(k=5, m=1):
+    """Widget: the (k, m)-mismatch kernel's cost and test accuracy against k.
+
+    Returns
+    -------
+    ipywidgets.interactive
+        ``controls`` = ``{"k": IntSlider, "m": IntSlider}``, ``view``; ``result`` holds
+        ``accuracy`` and ``cost`` at (k, m) and ``figure``.
+    """
+    import ipywidgets as W
+
+    grid = mismatch_grid()
+    controls = {
+        "k": W.IntSlider(value=k, min=KS[0], max=KS[-1], description="k", continuous_update=False),
+        "m": W.IntSlider(value=m, min=0, max=2, description="m", continuous_update=False),
+    }
+    view = FigureView(1, 2, figsize=(8.4, 3.4))
+
+    def update(k, m):
+        view.restart()
+        plot_mismatch_state(grid, k, m, view.axes)
+        view.render(full=True)
+        a, b = MS.index(m), KS.index(k)
+        print(f"|N_{m}| = {mismatch_neighbourhood_size(k, m, 4)} neighbours per {k}-mer; "
+              f"cost {grid['cost'][a, b]:.3g}")
+        return {"accuracy": grid["accuracy"][a, b], "cost": grid["cost"][a, b], "figure": view.fig}
+
+    return interactive_figure(update, view, controls)
