@@ -31,7 +31,7 @@ from kernelcourse.grading.gradebook import Submission, write_gradebook
 from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.handback.report import class_report, report_html
-from kernelcourse.grading.handback.roster import Student, match, read_roster
+from kernelcourse.grading.handback.roster import Roster, Student, match, read_roster
 from kernelcourse.grading.handback.similarity import THRESHOLD, similar_pairs, similarity
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -234,22 +234,41 @@ def test_canvas_names_map_to_the_roster():
     # the id is Canvas's: an id not in the roster is never matched through the name part
     assert [(Path(f).name, why) for f, why in m.unmatched] == [
         ("lovelaceada_5999_909999_ex1.ipynb", "the id 5999 is not in the roster"),
-        ("notes.ipynb", "its name does not fit the pattern")]
+        ("notes.ipynb", "its name does not fit Canvas's name_[LATE_]userid_attachmentid_file")]
     assert [s.id for s in m.missing] == ["4004"]
     assert [Path(f).name for f in m.late] == ["kellerbruno_LATE_4002_900002_ex1.ipynb"]
 
 
 def test_moodle_names_and_folders_map_to_the_roster():
+    """By the participant id alone (a course roster's column participant): the name part is
+    Moodle's cleaned full name (no apostrophe), never matched on."""
+    roster = Roster([Student(s.id, s.name, s.email, (("participant", str(i)),))
+                     for i, s in zip((123, 124, 125, 126), ROSTER)])
     files = ["/s/Ada Lovelace_123_assignsubmission_file_ex1.ipynb",
-             "/s/Zoë O'Neil_124_assignsubmission_file_/ex1.ipynb",
+             "/s/Zoë ONeil_125_assignsubmission_file/ex1.ipynb",
              "/s/Alex Smith_999_assignsubmission_file_ex1.ipynb"]
-    m = match(files, ROSTER, "moodle")
+    m = match(files, roster, "moodle")
     assert sorted(s.id for s in m.students.values()) == ["4001", "4003"]
-    assert len(m.unmatched) == 1 and {s.id for s in m.missing} == {"4002", "4004"}
+    assert m.unmatched == [(files[2], "the participant 999 is not in the grading worksheet")]
+    assert {s.id for s in m.missing} == {"4002", "4004"} and m.notes == []
+
+
+def test_the_moodle_pattern_needs_participant_ids_before_any_grading(tmp_path):
+    from kernelcourse.grading.handback import prepare
+
+    path = tmp_path / "roster.csv"
+    path.write_text("id,name,email\n4001,Ada Lovelace,ada@x\n")
+    with pytest.raises(ValueError, match="holds none: use the assignment's grading worksheet"):
+        prepare(pattern="moodle", roster=path)
+    path.write_text("id,name,email,participant\n4001,Ada Lovelace,ada@x,12\n")
+    assert prepare(pattern="moodle", roster=path).roster[0].get("participant") == "12"
+
+
+def test_an_instructors_own_pattern():
     custom = match(["/s/hw-4002.ipynb"], ROSTER, r"hw-(?P<id>\d+)\.ipynb")
     assert [s.id for s in custom.students.values()] == ["4002"]
     with pytest.raises(ValueError, match="named groups"):
-        match(files, ROSTER, r"(\d+)")
+        match(["/s/a.ipynb"], ROSTER, r"(\d+)")
 
 
 def test_read_roster(tmp_path):
@@ -810,9 +829,12 @@ def test_a_display_name_cannot_pass_for_another_participant():
              "/s/Ben Ode_102_assignsubmission_file_/a.ipynb",
              "/s/Mallory_102_assignsubmission_file_b.ipynb"]  # flat, name not participant 102's
     m = match(files, sheet, "moodle")
-    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102"}
-    assert m.unmatched == [(files[2], "the participant 102 is 'Ben Ode' in the worksheet, "
-                                      "not 'Mallory'")]
+    # the folder Moodle named ends in Eve's participant id; a flat name is matched by its
+    # participant id too, and a name part that is not the worksheet's is pointed out
+    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102",
+                                                         files[2]: "102"}
+    assert m.claimed == {"102": [files[1], files[2]]} and m.unmatched == []
+    assert len(m.notes) == 2 and "its name part says 'Mallory'" in m.notes[1]
 
 
 def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_that_prints_them():
