@@ -859,3 +859,65 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
     graded = grade_notebook(FIXTURES / "mistakes.ipynb", selection=["ex1.q2"], seed=7)
     assert graded.feedback["ex1.q2"]["detail"].startswith("On case 4 (fixed, d=35)")
     assert graded.feedback["ex1.q2"]["inputs"] == ""
+
+
+# ------------------------------------------------------------------------ files the run cannot name
+def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_path):
+    from kernelcourse.grading.intake import clean_text, find_notebooks
+
+    good = tmp_path / "müllerjürgen_1006_70006_ex1.ipynb"
+    good.write_text("{}")
+    bad = os.fsdecode(os.fsencode(str(tmp_path)) + b"/m\xfcller_1007_70007_ex1.ipynb")
+    Path(bad).write_text("{}")
+    found, problems = find_notebooks([tmp_path])
+    assert found == [good]
+    ((shown, why),) = problems
+    assert shown.endswith("m\\xfcller_1007_70007_ex1.ipynb") and shown.encode("utf-8")
+    assert why.startswith("its name is not valid UTF-8 (byte 0xfc at ")
+    assert clean_text("a\udcfcb\u202e") == "a\\xfcb\\u202e"
+    # its row, matched to its student by the id, exports no grade (not a 0) and says so
+    rows = [Submission(file=shown, errors=[why]), _row(str(good), PASS5, PASS6)]
+    canvas = Roster([Student("1006", "Müller, Jürgen"), Student("1007", "Müller, Anna")],
+                    kind="canvas")
+    m = match([r.file for r in rows], canvas, "canvas")
+    text = canvas_csv(rows, m.exported(), canvas, "ex1", "77")
+    assert [line[-1] for line in csv.reader(io.StringIO(text))][1:] == ["4", ""]
+
+
+def test_update_on_a_hand_edited_gradebook_names_the_row_and_the_field(tmp_path):
+    from kernelcourse.grading.handback.history import load_rows
+
+    files = book_files(tmp_path, "ex1")
+    write_gradebook([_row("a.ipynb", PASS5, PASS6), _row("b.ipynb", FAIL5, PART6)], tmp_path, 7,
+                    ["ex1.q5", "ex1.q6"], name="ex1")
+    before = files["json"].read_bytes()
+    book = json.loads(before)
+    book["submissions"][1]["points"]["ex1.q5"] = "3"
+    files["json"].write_text(json.dumps(book))
+    with pytest.raises(ValueError, match=r"row 2 \(b\.ipynb\) has points\['ex1\.q5'\] = '3' "
+                                         r"\(a str\); it must be a number \(written without "
+                                         r"quotes\).*nothing was changed"):
+        load_rows(files)
+    book["submissions"][1]["points"]["ex1.q5"] = 3
+    book["submissions"][0]["total"] = "4"
+    files["json"].write_text(json.dumps(book))
+    with pytest.raises(ValueError, match=r"row 1 \(a\.ipynb\) has total = '4' \(a str\)"):
+        load_rows(files)
+    assert not files["history"].exists()
+
+
+def test_the_moodle_worksheet_writes_no_cell_back_as_a_formula():
+    header = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
+              "Last modified (grade)", "Online text", "Feedback comments"]
+    row = ["Participant 7", "Ada", "-ada@x", "Submitted", "", "4.00", "-",
+           '=HYPERLINK("http://x.example","click")', ""]
+    sheet = Roster([Student("7", "Ada", "-ada@x", (("identifier", "Participant 7"),
+                                                  ("row", tuple(row))))],
+                   kind="moodle", columns=header)
+    graded = _row("a.ipynb", PASS5, PASS6)
+    (_, line) = list(csv.reader(io.StringIO(moodle_csv([graded], {"a.ipynb": sheet[0]}, sheet,
+                                                      "ex1"))))
+    cells = dict(zip(header, line))
+    assert cells["Online text"].startswith("'=HYPERLINK(")
+    assert cells["Email address"] == "-ada@x" and cells["Last modified (grade)"] == "-"
+    assert cells["Grade"] == "4" and cells["Identifier"] == "Participant 7"

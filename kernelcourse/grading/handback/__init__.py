@@ -135,6 +135,9 @@ def hand_back(rows, *, output=".", name="", feedback=None, report=False, roster=
         matching = match([r.file for r in rows], plan.roster, plan.pattern)
         students, exported, late_files = matching.students, matching.exported(), matching.late
         lines += matching.lines()
+        lines += [f"  no grade exported for {s.name} ({s.id}): the file {Path(r.file).name} "
+                  f"was not graded ({'; '.join(r.errors)[:300] or 'no reason given'})"
+                  for r in rows if r.possible <= 0 and (s := students.get(r.file)) is not None]
     late = _late(rows, students, late_files, plan.late_penalty)
     if feedback:
         def pages():
