@@ -921,3 +921,62 @@ def test_the_moodle_worksheet_writes_no_cell_back_as_a_formula():
     assert cells["Online text"].startswith("'=HYPERLINK(")
     assert cells["Email address"] == "-ada@x" and cells["Last modified (grade)"] == "-"
     assert cells["Grade"] == "4" and cells["Identifier"] == "Participant 7"
+
+
+# ------------------------------------------------------------------------ endless loops
+# the records the grader gave for hanging.ipynb (question time limit 2 s): a loop in the
+# function (each case stops) and a loop at the cell's top level (the cell never finishes)
+LOOP_IN_FUNCTION = _record("failed", 0, 2, 0, 8, "On case 1 (fixed, X of shape (2, 1)): "
+                           "stopped: time limit of 2 s is over (an endless loop?)")
+LOOP_AT_TOP = _record("error", 0, 2, 0, 6, "the answer cell ran past the time limit of 2 s")
+
+
+def test_an_endless_loop_gets_one_verdict_wherever_it_sits():
+    from kernelcourse.grading.handback.feedback import _label, _what
+    from kernelcourse.grading.handback.outcomes import outcome
+
+    for record in (LOOP_IN_FUNCTION, LOOP_AT_TOP):
+        assert outcome(record) == "timeout"
+        assert _label(record) == "stopped (time limit)"
+        assert _what(record) == "stopped: the time limit of 2 s is over (an endless loop?)"
+    partly = dict(LOOP_IN_FUNCTION, n_passed=5)
+    assert _what(partly).startswith("5 of 8 test cases passed; stopped: the time limit")
+    assert outcome(FAIL5) == "wrong" and outcome(STUB) == "not attempted"
+    assert outcome(_record("error", 0, 2, 0, 3, "raised NameError: x")) == "crash"
+
+
+def test_the_class_report_keeps_timeouts_and_crashes_apart_and_counts_students():
+    # a class of 7: one endless loop on q5 never makes it a question to revisit
+    rows = [_row(f"s{i}", PASS5, PASS6) for i in range(5)]
+    rows += [_row("loop", LOOP_IN_FUNCTION, PASS6), _row("top", LOOP_AT_TOP, FAIL5 | {
+        "status": "failed", "n_cases": 6, "diagnosis_message": ""})]
+    rep = class_report(rows, REG, assignment=["ex1.q5", "ex1.q6"])
+    q5 = rep["questions"][0]
+    assert (q5["students"], q5["passed"], q5["wrong"], q5["timed_out"], q5["crashed"]) == \
+        (7, 5, 0, 2, 0)
+    assert q5["common_errors"] == [] and q5["unfinished"][0]["count"] == 2
+    assert q5["unfinished"][0]["example"] == \
+        "stopped: the time limit of 2 s is over (an endless loop?)"
+    assert rep["revisit"] == []
+    (dnf,) = rep["did_not_finish"]
+    assert (dnf["id"], dnf["timed_out"], dnf["crashed"], dnf["students"]) == ("ex1.q5", 2, 0, 7)
+    page = report_html(rep)
+    assert "2 students ran out of time, 0 students crashed (of 7)" in page
+    # three wrong answers of seven: revisited, with the students it rests on
+    rows[:3] = [_row(f"w{i}", FAIL5, PASS6) for i in range(3)]
+    rep = class_report(rows, REG, assignment=["ex1.q5", "ex1.q6"])
+    (r,) = rep["revisit"]
+    assert (r["id"], r["passed"], r["finished"], r["wrong"], r["unfinished"]) == \
+        ("ex1.q5", 2, 5, 3, 2)
+    assert "passed by 2 of 5 students whose answers finished (3 wrong" in report_html(rep)
+
+
+def test_common_errors_are_cut_at_a_word():
+    from kernelcourse.grading.handback.report import _error_text
+
+    long = _record("error", 0, 2, 0, 3, "raised ValueError: " + "operands could not be "
+                   "broadcast together with shapes " * 8)
+    text = _error_text(long)
+    assert len(text) <= 160 and text.endswith("\u2026")
+    words = set(long["detail"].split())
+    assert all(w in words or w == "crashed:" for w in text[:-1].split())

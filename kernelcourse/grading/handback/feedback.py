@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from ..intake import clean_text
+from .outcomes import outcome, timeout_text
 
 __all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
            "md_text", "md_code", "cases_text"]
@@ -139,6 +140,10 @@ def page_name(row, student=None) -> str:
 
 
 def _what(entry) -> str:
+    if outcome(entry) == "timeout":  # an endless loop: the same words wherever it sits
+        passed = (f"{entry['n_passed']} of {entry['n_cases']} test cases passed; "
+                  if entry.get("n_passed") else "")
+        return passed + timeout_text(entry)
     if entry["status"] == "passed":
         return f"passed all {entry['n_cases']} test cases"
     if entry["status"] == "not attempted":
@@ -247,16 +252,18 @@ word-break:break-word;margin:.3rem 0}
 
 
 def _label(entry) -> str:
+    if outcome(entry) == "timeout" and not entry.get("n_passed"):
+        return "stopped (time limit)"
     if entry["status"] == "failed" and not entry.get("n_passed"):
         return "not right yet"
-    if entry["status"] == "error" and str(entry.get("detail", "")).startswith("stopped"):
-        return "stopped (time limit)"
     return _STATUS.get(entry["status"], entry["status"])
 
 
 def _tag(entry) -> str:
     css = "t-" + entry["status"].replace(" ", "")
-    if entry["status"] == "failed" and not entry.get("n_passed"):
+    if outcome(entry) == "timeout" and not entry.get("n_passed"):
+        css = "t-error"
+    elif entry["status"] == "failed" and not entry.get("n_passed"):
         css = "t-wrong"
     return f'<span class="tag {css}">{html.escape(_label(entry))}</span>'
 
