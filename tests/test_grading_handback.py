@@ -980,3 +980,31 @@ def test_common_errors_are_cut_at_a_word():
     assert len(text) <= 160 and text.endswith("\u2026")
     words = set(long["detail"].split())
     assert all(w in words or w == "crashed:" for w in text[:-1].split())
+
+
+# ------------------------------------------------------------------------ similarity
+_SCAFFOLD_Q5 = '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    """K[i, j] = exp(-gamma * ||X[i] - Z[j]||^2)."""
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+'''
+
+
+def test_two_honest_one_liners_in_the_given_scaffold_are_no_similar_pair():
+    from kernelcourse.grading.handback.similarity import similar_by_student
+
+    one_liner = "    return np.exp(-gamma * ((X[:, None, :] - Z[None, :, :]) ** 2).sum(axis=-1))\n"
+    own = ["    D = np.zeros((len(X), len(Z)))\n    for i in range(len(X)):\n"
+           f"        for j in range(len(Z)):\n            D[i, j] = {k} * np.sum((X[i] - Z[j]) ** 2)"
+           "\n    return np.exp(-gamma * D)\n" for k in range(1, 5)]
+    copied = ("    sq = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * X @ Z.T\n"
+              "    sq = np.maximum(sq, 0)\n    K = np.exp(-gamma * sq)\n    return K\n")
+    cells = [one_liner, one_liner.replace("axis=-1", "-1"), copied, copied] + own[:3]
+    answers = {f"/s/{i}.ipynb": {"ex1.q5": _SCAFFOLD_Q5 + body} for i, body in enumerate(cells)}
+    groups = similar_by_student(answers, 0.85, registry=REG, references=False)
+    pairs = {(p["files"][0], p["files"][1]) for p in groups["pairs"]}
+    assert ("0.ipynb", "1.ipynb") not in pairs  # the natural one-liner, twice: alike by nature
+    assert ("2.ipynb", "3.ipynb") in pairs  # a copy of the student's own lines is still found
