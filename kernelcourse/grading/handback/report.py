@@ -411,8 +411,9 @@ def _similarity_html(sim) -> str:
     data = sim["pairs"]
     out = [f"<h2>Similar answers (AST similarity &ge; {sim['threshold']})</h2>",
            "<p class='muted'>By pair of students, the pairs with the most questions alike "
-           "first. Left out as alike by nature: choice questions, answers of one or two "
-           "lines, the common way of writing an answer, and answers close to the course's "
+           "first. Only what the student wrote is compared (the exercise's scaffold taken "
+           "out). Left out as alike by nature: choice questions, answers of a single line, "
+           "the common way of writing an answer, and answers close to the course's "
            "reference code or published solution (listed below).</p>"]
     if data["pairs"]:
         out.append("<table><colgroup><col style='width:26%'><col style='width:26%'>"

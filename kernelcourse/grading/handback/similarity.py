@@ -21,8 +21,9 @@ the threshold are reported (:data:`THRESHOLD`); answers that are still the stub
 (``raise NotImplementedError``) or too short to tell (fewer than :data:`MIN_STATEMENTS`
 statements) are left out. By student (:func:`similar_by_student`), only what the student wrote
 is compared: the statements of the question's scaffold (the answer cell the exercise notebook
-hands out: its ``import``, ``def`` line, given conversions) are taken out first, so two
-honest one-liners written into the same scaffold are too short to tell, never a 1.0 pair.
+hands out: its ``import``, ``def`` line, given conversions) are taken out first, and an
+answer needs :data:`MIN_OWN_STATEMENTS` statements of its own, so two honest one-liners
+written into the same scaffold are too short to tell, never a 1.0 pair.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from itertools import combinations
 from pathlib import Path
 
 __all__ = ["fingerprints", "similarity", "similar_pairs", "similar_by_student", "THRESHOLD",
-           "MIN_STATEMENTS", "COMMON_SHARE", "given_headers"]
+           "MIN_STATEMENTS", "MIN_OWN_STATEMENTS", "COMMON_SHARE", "given_headers"]
 
 #: Pairs at least this similar are reported.
 THRESHOLD = 0.85
@@ -42,6 +43,9 @@ MIN_STATEMENTS = 3
 #: An answer at least this similar to a third of the class (or more) is the common way to
 #: write it: such answers are alike by nature, and their pairs are left out.
 COMMON_SHARE = 1 / 3
+#: With the scaffold taken out, answers with fewer statements of their own are too short
+#: to tell (a single line, such as the natural one-liner, is alike by nature).
+MIN_OWN_STATEMENTS = 2
 #: Answers nested deeper than this (brackets) are not compared (nor parsed).
 MAX_NESTING = 60
 
@@ -190,7 +194,7 @@ def _fingerprints(source: str, given=None):
             else:
                 own.append(st)
         statements = own
-    if len(statements) < MIN_STATEMENTS:
+    if len(statements) < (MIN_OWN_STATEMENTS if given else MIN_STATEMENTS):
         return None
     stmts = Counter(ast.dump(_shallow(s), annotate_fields=False) for s in statements)
     grams = Counter(g for s in statements for g in _node_grams(_shallow(s)))
