@@ -174,8 +174,10 @@ def _split_label(inputs: str) -> tuple[str, str]:
 
 def _first_failure(entry) -> str:
     detail = entry.get("detail", "")
-    detail = detail[len("first failure on "):] if detail.startswith("first failure on ") \
-        else detail
+    for opening in ("first failure on ", "On "):
+        if detail.startswith(opening):
+            detail = detail[len(opening):]
+            break
     return _data_points(detail)
 
 
@@ -251,6 +253,10 @@ word-break:break-word;margin:.3rem 0}
 """
 
 
+def _timed_out(entry) -> bool:
+    return outcome(entry) == "timeout"
+
+
 def _label(entry) -> str:
     if outcome(entry) == "timeout" and not entry.get("n_passed"):
         return "stopped (time limit)"
@@ -295,7 +301,7 @@ def page_html(row, registry, *, seed, assignment="", student=None, late=None) ->
     else:
         out.append("<p>Every question passed all its cases. Well done.</p>")
     for e in todo:
-        css = e["status"].replace(" ", "")
+        css = "error" if _timed_out(e) else e["status"].replace(" ", "")
         out.append(f"<div class='q {css}'><h3>{e_(e['id'])} {e_(e['title'])}</h3>"
                    f"<p class='what'>{e_(_what(e))}</p>")
         graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""
