@@ -31,7 +31,7 @@ from kernelcourse.grading.gradebook import Submission, write_gradebook
 from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.handback.report import class_report, report_html
-from kernelcourse.grading.handback.roster import Student, match, read_roster
+from kernelcourse.grading.handback.roster import Roster, Student, match, read_roster
 from kernelcourse.grading.handback.similarity import THRESHOLD, similar_pairs, similarity
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,22 +245,41 @@ def test_canvas_names_map_to_the_roster():
     # the id is Canvas's: an id not in the roster is never matched through the name part
     assert [(Path(f).name, why) for f, why in m.unmatched] == [
         ("lovelaceada_5999_909999_ex1.ipynb", "the id 5999 is not in the roster"),
-        ("notes.ipynb", "its name does not fit the pattern")]
+        ("notes.ipynb", "its name does not fit Canvas's name_[LATE_]userid_attachmentid_file")]
     assert [s.id for s in m.missing] == ["4004"]
     assert [Path(f).name for f in m.late] == ["kellerbruno_LATE_4002_900002_ex1.ipynb"]
 
 
 def test_moodle_names_and_folders_map_to_the_roster():
+    """By the participant id alone (a course roster's column participant): the name part is
+    Moodle's cleaned full name (no apostrophe), never matched on."""
+    roster = Roster([Student(s.id, s.name, s.email, (("participant", str(i)),))
+                     for i, s in zip((123, 124, 125, 126), ROSTER)])
     files = ["/s/Ada Lovelace_123_assignsubmission_file_ex1.ipynb",
-             "/s/Zoë O'Neil_124_assignsubmission_file_/ex1.ipynb",
+             "/s/Zoë ONeil_125_assignsubmission_file/ex1.ipynb",
              "/s/Alex Smith_999_assignsubmission_file_ex1.ipynb"]
-    m = match(files, ROSTER, "moodle")
+    m = match(files, roster, "moodle")
     assert sorted(s.id for s in m.students.values()) == ["4001", "4003"]
-    assert len(m.unmatched) == 1 and {s.id for s in m.missing} == {"4002", "4004"}
+    assert m.unmatched == [(files[2], "the participant 999 is not in the grading worksheet")]
+    assert {s.id for s in m.missing} == {"4002", "4004"} and m.notes == []
+
+
+def test_the_moodle_pattern_needs_participant_ids_before_any_grading(tmp_path):
+    from kernelcourse.grading.handback import prepare
+
+    path = tmp_path / "roster.csv"
+    path.write_text("id,name,email\n4001,Ada Lovelace,ada@x\n")
+    with pytest.raises(ValueError, match="holds none: use the assignment's grading worksheet"):
+        prepare(pattern="moodle", roster=path)
+    path.write_text("id,name,email,participant\n4001,Ada Lovelace,ada@x,12\n")
+    assert prepare(pattern="moodle", roster=path).roster[0].get("participant") == "12"
+
+
+def test_an_instructors_own_pattern():
     custom = match(["/s/hw-4002.ipynb"], ROSTER, r"hw-(?P<id>\d+)\.ipynb")
     assert [s.id for s in custom.students.values()] == ["4002"]
     with pytest.raises(ValueError, match="named groups"):
-        match(files, ROSTER, r"(\d+)")
+        match(["/s/a.ipynb"], ROSTER, r"(\d+)")
 
 
 def test_read_roster(tmp_path):
@@ -831,9 +850,12 @@ def test_a_display_name_cannot_pass_for_another_participant():
              "/s/Ben Ode_102_assignsubmission_file_/a.ipynb",
              "/s/Mallory_102_assignsubmission_file_b.ipynb"]  # flat, name not participant 102's
     m = match(files, sheet, "moodle")
-    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102"}
-    assert m.unmatched == [(files[2], "the participant 102 is 'Ben Ode' in the worksheet, "
-                                      "not 'Mallory'")]
+    # the folder Moodle named ends in Eve's participant id; a flat name is matched by its
+    # participant id too, and a name part that is not the worksheet's is pointed out
+    assert {f: s.id for f, s in m.students.items()} == {files[0]: "103", files[1]: "102",
+                                                         files[2]: "102"}
+    assert m.claimed == {"102": [files[1], files[2]]} and m.unmatched == []
+    assert len(m.notes) == 2 and "its name part says 'Mallory'" in m.notes[1]
 
 
 def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_that_prints_them():
@@ -861,3 +883,152 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
     graded = grade_notebook(FIXTURES / "mistakes.ipynb", selection=["ex1.q2"], seed=7)
     assert graded.feedback["ex1.q2"]["detail"].startswith("On case 4 (fixed, d=35)")
     assert graded.feedback["ex1.q2"]["inputs"] == ""
+
+
+# ------------------------------------------------------------------------ files the run cannot name
+def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_path):
+    from kernelcourse.grading.intake import clean_text, find_notebooks
+
+    good = tmp_path / "müllerjürgen_1006_70006_ex1.ipynb"
+    good.write_text("{}")
+    bad = os.fsdecode(os.fsencode(str(tmp_path)) + b"/m\xfcller_1007_70007_ex1.ipynb")
+    Path(bad).write_text("{}")
+    found, problems = find_notebooks([tmp_path])
+    assert found == [good]
+    ((shown, why),) = problems
+    assert shown.endswith("m\\xfcller_1007_70007_ex1.ipynb") and shown.encode("utf-8")
+    assert why.startswith("its name is not valid UTF-8 (byte 0xfc at ")
+    assert clean_text("a\udcfcb\u202e") == "a\\xfcb\\u202e"
+    # its row, matched to its student by the id, exports no grade (not a 0) and says so
+    rows = [Submission(file=shown, errors=[why]), _row(str(good), PASS5, PASS6)]
+    canvas = Roster([Student("1006", "Müller, Jürgen"), Student("1007", "Müller, Anna")],
+                    kind="canvas")
+    m = match([r.file for r in rows], canvas, "canvas")
+    text = canvas_csv(rows, m.exported(), canvas, "ex1", "77")
+    assert [line[-1] for line in csv.reader(io.StringIO(text))][1:] == ["4", ""]
+
+
+def test_update_on_a_hand_edited_gradebook_names_the_row_and_the_field(tmp_path):
+    from kernelcourse.grading.handback.history import load_rows
+
+    files = book_files(tmp_path, "ex1")
+    write_gradebook([_row("a.ipynb", PASS5, PASS6), _row("b.ipynb", FAIL5, PART6)], tmp_path, 7,
+                    ["ex1.q5", "ex1.q6"], name="ex1")
+    before = files["json"].read_bytes()
+    book = json.loads(before)
+    book["submissions"][1]["points"]["ex1.q5"] = "3"
+    files["json"].write_text(json.dumps(book))
+    with pytest.raises(ValueError, match=r"row 2 \(b\.ipynb\) has points\['ex1\.q5'\] = '3' "
+                                         r"\(a str\); it must be a number \(written without "
+                                         r"quotes\).*nothing was changed"):
+        load_rows(files)
+    book["submissions"][1]["points"]["ex1.q5"] = 3
+    book["submissions"][0]["total"] = "4"
+    files["json"].write_text(json.dumps(book))
+    with pytest.raises(ValueError, match=r"row 1 \(a\.ipynb\) has total = '4' \(a str\)"):
+        load_rows(files)
+    assert not files["history"].exists()
+
+
+def test_the_moodle_worksheet_writes_no_cell_back_as_a_formula():
+    header = ["Identifier", "Full name", "Email address", "Status", "Grade", "Maximum Grade",
+              "Last modified (grade)", "Online text", "Feedback comments"]
+    row = ["Participant 7", "Ada", "-ada@x", "Submitted", "", "4.00", "-",
+           '=HYPERLINK("http://x.example","click")', ""]
+    sheet = Roster([Student("7", "Ada", "-ada@x", (("identifier", "Participant 7"),
+                                                  ("row", tuple(row))))],
+                   kind="moodle", columns=header)
+    graded = _row("a.ipynb", PASS5, PASS6)
+    (_, line) = list(csv.reader(io.StringIO(moodle_csv([graded], {"a.ipynb": sheet[0]}, sheet,
+                                                      "ex1"))))
+    cells = dict(zip(header, line))
+    assert cells["Online text"].startswith("'=HYPERLINK(")
+    assert cells["Email address"] == "-ada@x" and cells["Last modified (grade)"] == "-"
+    assert cells["Grade"] == "4" and cells["Identifier"] == "Participant 7"
+
+
+# ------------------------------------------------------------------------ endless loops
+# the records the grader gave for hanging.ipynb (question time limit 2 s): a loop in the
+# function (each case stops) and a loop at the cell's top level (the cell never finishes)
+LOOP_IN_FUNCTION = _record("failed", 0, 2, 0, 8, "On case 1 (fixed, X of shape (2, 1)): "
+                           "stopped: time limit of 2 s is over (an endless loop?)")
+LOOP_AT_TOP = _record("error", 0, 2, 0, 6, "the answer cell ran past the time limit of 2 s")
+
+
+def test_an_endless_loop_gets_one_verdict_wherever_it_sits():
+    from kernelcourse.grading.handback.feedback import _label, _what
+    from kernelcourse.grading.handback.outcomes import outcome
+
+    for record in (LOOP_IN_FUNCTION, LOOP_AT_TOP):
+        assert outcome(record) == "timeout"
+        assert _label(record) == "stopped (time limit)"
+        assert _what(record) == "stopped: the time limit of 2 s is over (an endless loop?)"
+    partly = dict(LOOP_IN_FUNCTION, n_passed=5)
+    assert _what(partly).startswith("5 of 8 test cases passed; stopped: the time limit")
+    assert outcome(FAIL5) == "wrong" and outcome(STUB) == "not attempted"
+    assert outcome(_record("error", 0, 2, 0, 3, "raised NameError: x")) == "crash"
+
+
+def test_the_class_report_keeps_timeouts_and_crashes_apart_and_counts_students():
+    # a class of 7: one endless loop on q5 never makes it a question to revisit
+    rows = [_row(f"s{i}", PASS5, PASS6) for i in range(5)]
+    rows += [_row("loop", LOOP_IN_FUNCTION, PASS6), _row("top", LOOP_AT_TOP, FAIL5 | {
+        "status": "failed", "n_cases": 6, "diagnosis_message": ""})]
+    rep = class_report(rows, REG, assignment=["ex1.q5", "ex1.q6"])
+    q5 = rep["questions"][0]
+    assert (q5["students"], q5["passed"], q5["wrong"], q5["timed_out"], q5["crashed"]) == \
+        (7, 5, 0, 2, 0)
+    assert q5["common_errors"] == [] and q5["unfinished"][0]["count"] == 2
+    assert q5["unfinished"][0]["example"] == \
+        "stopped: the time limit of 2 s is over (an endless loop?)"
+    assert rep["revisit"] == []
+    (dnf,) = rep["did_not_finish"]
+    assert (dnf["id"], dnf["timed_out"], dnf["crashed"], dnf["students"]) == ("ex1.q5", 2, 0, 7)
+    page = report_html(rep)
+    assert "2 students ran out of time, 0 students crashed (of 7)" in page
+    # three wrong answers of seven: revisited, with the students it rests on
+    rows[:3] = [_row(f"w{i}", FAIL5, PASS6) for i in range(3)]
+    rep = class_report(rows, REG, assignment=["ex1.q5", "ex1.q6"])
+    (r,) = rep["revisit"]
+    assert (r["id"], r["passed"], r["finished"], r["wrong"], r["unfinished"]) == \
+        ("ex1.q5", 2, 5, 3, 2)
+    assert "passed by 2 of 5 students whose answers finished (3 wrong" in report_html(rep)
+
+
+def test_common_errors_are_cut_at_a_word():
+    from kernelcourse.grading.handback.report import _error_text
+
+    long = _record("error", 0, 2, 0, 3, "raised ValueError: " + "operands could not be "
+                   "broadcast together with shapes " * 8)
+    text = _error_text(long)
+    assert len(text) <= 160 and text.endswith("\u2026")
+    words = set(long["detail"].split())
+    assert all(w in words or w == "crashed:" for w in text[:-1].split())
+
+
+# ------------------------------------------------------------------------ similarity
+_SCAFFOLD_Q5 = '''# ANSWER ex1.q5
+import numpy as np
+
+
+def rbf_gram(X, Z, gamma):
+    """K[i, j] = exp(-gamma * ||X[i] - Z[j]||^2)."""
+    X, Z = np.asarray(X, float), np.asarray(Z, float)
+'''
+
+
+def test_two_honest_one_liners_in_the_given_scaffold_are_no_similar_pair():
+    from kernelcourse.grading.handback.similarity import similar_by_student
+
+    one_liner = "    return np.exp(-gamma * ((X[:, None, :] - Z[None, :, :]) ** 2).sum(axis=-1))\n"
+    own = ["    D = np.zeros((len(X), len(Z)))\n    for i in range(len(X)):\n"
+           f"        for j in range(len(Z)):\n            D[i, j] = {k} * np.sum((X[i] - Z[j]) ** 2)"
+           "\n    return np.exp(-gamma * D)\n" for k in range(1, 5)]
+    copied = ("    sq = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * X @ Z.T\n"
+              "    sq = np.maximum(sq, 0)\n    K = np.exp(-gamma * sq)\n    return K\n")
+    cells = [one_liner, one_liner.replace("axis=-1", "-1"), copied, copied] + own[:3]
+    answers = {f"/s/{i}.ipynb": {"ex1.q5": _SCAFFOLD_Q5 + body} for i, body in enumerate(cells)}
+    groups = similar_by_student(answers, 0.85, registry=REG, references=False)
+    pairs = {(p["files"][0], p["files"][1]) for p in groups["pairs"]}
+    assert ("0.ipynb", "1.ipynb") not in pairs  # the natural one-liner, twice: alike by nature
+    assert ("2.ipynb", "3.ipynb") in pairs  # a copy of the student's own lines is still found

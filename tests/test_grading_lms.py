@@ -315,20 +315,26 @@ def test_moodle_folder_is_trusted_over_the_file_name_and_names_are_exact(tmp_pat
     assert "points" in rows["Participant 101"][9]
 
 
-def test_moodle_names_are_compared_exactly_with_a_course_roster():
+def test_moodle_names_are_never_matched_on_only_the_participant_id():
+    """A course roster with Moodle's participant ids: look-alike names (a fullwidth 'Ａｄａ', a
+    decomposed 'ë', a name two students share) are for people; the id decides. Without the
+    ids nothing is matched by name."""
     from kernelcourse.grading.handback.roster import Roster, Student, match
 
-    roster = Roster([Student("1", "Ada Lovelace", "a@x"), Student("2", "Ａｄａ Ｌｏｖｅｌａｃｅ", "b@x"),
-                     Student("3", "Wei Zhang", "c@x"), Student("4", "Wei  Zhang", "d@x"),
-                     Student("5", "Zoë Ng", "e@x")])
-    files = ["/s/Ａｄａ Ｌｏｖｅｌａｃｅ_9_assignsubmission_file_/a.ipynb",
-             "/s/ada lovelace_8_assignsubmission_file_/a.ipynb",
-             "/s/Wei Zhang_7_assignsubmission_file_/a.ipynb",
-             "/s/Zoe\u0308 Ng_6_assignsubmission_file_/a.ipynb"]  # decomposed ë: NFC equal
+    def student(i, name):
+        return Student(str(i), name, f"{i}@x", (("participant", str(10 + i)),))
+
+    roster = Roster([student(1, "Ada Lovelace"), student(2, "Ａｄａ Ｌｏｖｅｌａｃｅ"),
+                     student(3, "Wei Zhang"), student(4, "Wei Zhang"), student(5, "Zoë Ng")])
+    files = ["/s/Ａｄａ Ｌｏｖｅｌａｃｅ_11_assignsubmission_file/a.ipynb",   # participant 11: Ada
+             "/s/ada lovelace_12_assignsubmission_file/a.ipynb",           # 12: the fullwidth one
+             "/s/Wei Zhang_14_assignsubmission_file/a.ipynb",
+             "/s/Zoe\u0308 Ng_15_assignsubmission_file/a.ipynb"]
     m = match(files, roster, "moodle")
-    assert {f.split("_")[0][3:]: s.id for f, s in m.students.items()} == {
-        "Ａｄａ Ｌｏｖｅｌａｃｅ": "2", "ada lovelace": "1", "Zoe\u0308 Ng": "5"}
-    assert [why for _, why in m.unmatched] == ["no one student has the name Wei Zhang"]
+    assert [m.students[f].id for f in files] == ["1", "2", "4", "5"]
+    assert len(m.notes) == 2  # the two names that are not the roster's are pointed out
+    bare = Roster([Student(s.id, s.name, s.email) for s in roster])
+    assert match(files, bare, "moodle").students == {}
 
 
 # --------------------------------------------------------------------- truthful history
@@ -488,3 +494,81 @@ def test_every_page_passes_axe_core_and_fits_a_1280_px_screen(canvas_class):
                 page.screenshot(path=str(shots / f"{path.stem[:40]}.png"), full_page=True)
         finally:
             browser.close()
+
+
+# --------------------------------------------------------------------- the names LMSs really write
+def test_canvas_names_of_any_script_and_a_file_the_run_cannot_name(tmp_path):
+    """Canvas's own names (Jürgen's non-ASCII name part, a name of digits marked LATE and
+    resubmitted) beside a file whose name is not UTF-8: the class is graded and every export
+    written; the unnamed file is its own row and exports no grade. Then a hand-edited
+    gradebook makes --update stop with the row and the field, changing nothing."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    _copy("correct", sub / "müllerjürgen_1006_70006_ex1.ipynb")
+    _copy("mistakes", sub / "ng2_LATE_1007_70007_ex1-1.ipynb")
+    bad = os.fsencode(str(sub)) + b"/sch\xf6n_1008_70008_ex1.ipynb"
+    with open(bad, "wb") as f:
+        f.write((FIXTURES / "correct.ipynb").read_bytes())
+    export = tmp_path / "Grades-KM101.csv"
+    export.write_text("\ufeffStudent,ID,SIS User ID,SIS Login ID,Section,ex1 (5531)\n"
+                      "    Points Possible,,,,,4.00\n"
+                      '"Müller, Jürgen",1006,S6,jmueller,A,\n"Ng, 2",1007,S7,ng2,A,\n'
+                      '"Schön, Ines",1008,S8,ischoen,A,\n', encoding="utf-8")
+    out = tmp_path / "out"
+    res = _kc("grade", sub, "--questions", "ex1.q5,ex1.q6", "--assignment", "ex1",
+              "--output", out, "--seed", "3", "--no-progress", "--jobs", "2", "--roster",
+              export, "--export", "canvas", "--late-penalty", "0.1", "--feedback",
+              out / "feedback", "--report")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert (out / "canvas-ex1.csv").read_text(encoding="utf-8").splitlines() == [
+        '"Student","ID","SIS User ID","SIS Login ID","Section","ex1 (5531)"',
+        '"Müller, Jürgen","1006","S6","jmueller","A","4"',
+        '"Ng, 2","1007","S7","ng2","A","0"',
+        '"Schön, Ines","1008","S8","ischoen","A",""']
+    assert "sch\\xf6n_1008_70008_ex1.ipynb: its name is not valid UTF-8 (byte 0xf6" in res.stderr
+    assert "no grade exported for Schön, Ines (1008)" in res.stdout
+    book = json.loads((out / "gradebook-ex1.json").read_text())
+    assert [r["possible"] for r in book["submissions"]] == [0, 4, 4]
+    assert (out / "feedback" / "1006.html").exists() and (out / "report-ex1.html").exists()
+    # --update on a hand-edited gradebook: the row and the field named, nothing changed
+    book["submissions"][1]["points"]["ex1.q5"] = "3"
+    (out / "gradebook-ex1.json").write_text(json.dumps(book))
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    res = _kc("grade", sub / "müllerjürgen_1006_70006_ex1.ipynb", "--assignment", "ex1",
+              "--update", "--output", out, "--no-progress")
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert "row 2 (" in res.stderr and "points['ex1.q5'] = '3' (a str)" in res.stderr
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+
+
+def test_a_moodle_display_name_that_claims_another_participant(tmp_path):
+    """Mallory's display name 'Alice Smith_501_assignsubmission_file_ Mallory' in a flat
+    download named as Moodle names it: Alice's grade is hers, Mallory's is Mallory's, and the
+    worksheet's Online text goes back as text, never a formula."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from lms_downloads import moodle_download_path
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    mallory = "Alice Smith_501_assignsubmission_file_ Mallory"
+    _copy("correct", sub / moodle_download_path("Alice Smith", 501, "ex1.ipynb", folders=False))
+    _copy("untouched", sub / moodle_download_path(mallory, 777, "ex1.ipynb", folders=False))
+    sheet = tmp_path / "Grades-ex1.csv"
+    sheet.write_text(
+        "Identifier,Full name,Email address,Status,Grade,Maximum Grade,Online text,"
+        "Last modified (grade),Feedback comments\n"
+        'Participant 501,Alice Smith,alice@x,Submitted,,4.00,"=HYPERLINK(""http://x"",""a"")",-,\n'
+        f"Participant 777,{mallory},mallory@x,Submitted,,4.00,@SUM(1),-,\n", encoding="utf-8")
+    out = tmp_path / "out"
+    res = _kc("grade", sub, "--questions", "ex1.q5,ex1.q6", "--assignment", "ex1",
+              "--output", out, "--seed", "3", "--no-progress", "--jobs", "2", "--roster",
+              sheet, "--pattern", "moodle", "--export", "moodle")
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert "claim" not in res.stdout
+    assert (out / "moodle-ex1.csv").read_text(encoding="utf-8").splitlines() == [
+        '"Identifier","Full name","Email address","Status","Grade","Maximum Grade",'
+        '"Online text","Last modified (grade)","Feedback comments"',
+        '"Participant 501","Alice Smith","alice@x","Submitted","4","4.00",'
+        '"\'=HYPERLINK(""http://x"",""a"")","-","4/4 points; all questions passed"',
+        f'"Participant 777","{mallory}","mallory@x","Submitted","0","4.00","\'@SUM(1)","-",'
+        '"0/4 points; to look at: ex1.q5, ex1.q6"']

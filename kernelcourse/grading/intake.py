@@ -27,7 +27,7 @@ from pathlib import Path
 
 __all__ = ["NotebookError", "read_submission", "read_notebook", "bounded_json", "answer_cells",
            "find_notebooks", "clean_text", "python_source", "static_source", "cell_problem",
-           "MAX_CELL_CHARS", "MAX_MAGIC_LINES"]
+           "MAX_CELL_CHARS", "MAX_MAGIC_LINES", "name_problem"]
 
 ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 
@@ -39,19 +39,22 @@ _MAX_DEPTH = 64
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5"
                       "\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164"
                       "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000e0000-\U000e0fff"
-                      "\U0001d173-\U0001d17a]")
+                      "\U0001d173-\U0001d17a\ud800-\udfff]")
 
 
 def clean_text(text, limit: int = 2000) -> str:
     """``text`` with every control character (ANSI escapes, newlines, carriage returns) and
     every invisible or bidirectional one (zero-width spaces, right-to-left marks and
-    overrides, the byte order mark) written as an escape, cut to ``limit`` characters."""
+    overrides, the byte order mark) written as an escape, and every byte of a file name that
+    is not UTF-8 (Python's lone surrogates) as ``\\xNN``, cut to ``limit`` characters."""
     text = _CONTROL.sub(_escape, str(text))
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _escape(match) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}" if code < 0x10000 \
         else f"\\U{code:08x}"
 
@@ -267,12 +270,33 @@ def python_source(cell: str) -> str:
         return cell
 
 
+def name_problem(path) -> str:
+    """Why a path cannot be named ('' when it can): a name that is not valid UTF-8 (a git
+    hand-in, or an archive unpacked without its UTF-8 flag, gives such names) can be written
+    in no gradebook, page or export as it is."""
+    raw = os.fsencode(str(path))
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return (f"its name is not valid UTF-8 (byte 0x{raw[exc.start]:02x} at {exc.start}; "
+                f"shown here as \\x{raw[exc.start]:02x}): not graded; rename it to UTF-8 "
+                f"(convmv -f latin1 -t utf-8, or unpack the archive again with its encoding) "
+                f"and grade it with --update")
+    return ""
+
+
+def _shown(path) -> str:
+    return clean_text(str(path)) if name_problem(path) else str(path)
+
+
 def find_notebooks(paths) -> tuple[list[Path], list[tuple[str, str]]]:
     """Expand files and folders into notebook paths; return them and the problems.
 
     Inside a folder, every entry named ``*.ipynb`` is taken (symbolic links and
     other special files too, so that they are reported rather than skipped in
-    silence); links to folders are not followed.
+    silence); links to folders are not followed. A path whose name is not valid UTF-8 is a
+    problem (:func:`name_problem`), named by its escaped form (:func:`clean_text`), so that
+    the rest of the class is graded and written.
     """
     found, problems = [], []
     for raw in paths:
@@ -285,13 +309,19 @@ def find_notebooks(paths) -> tuple[list[Path], list[tuple[str, str]]]:
                 inside += [Path(folder) / d for d in dirs
                            if d.endswith(".ipynb") and os.path.islink(Path(folder) / d)]
             if not inside:
-                problems.append((str(p), "folder holds no notebook (*.ipynb)"))
+                problems.append((_shown(p), "folder holds no notebook (*.ipynb)"))
             found.extend(sorted(inside))
         elif os.path.lexists(p):
             found.append(p)
         else:
-            problems.append((str(p), "no such file or folder"))
-    unique = list(dict.fromkeys(found))
+            problems.append((_shown(p), "no such file or folder"))
+    unique = []
+    for path in dict.fromkeys(found):
+        why = name_problem(path)
+        if why:
+            problems.append((clean_text(str(path)), why))
+        else:
+            unique.append(path)
     return unique, problems
 
 

@@ -69,6 +69,12 @@ def prepare(*, roster=None, pattern="canvas", exports=(), canvas_assignment_id="
         plan.roster = read_roster(roster)
         if not plan.roster:
             raise ValueError(f"the roster {roster} lists no student")
+    if pattern == "moodle" and plan.roster is not None and plan.roster.kind != "moodle" and \
+            not any(s.get("participant") for s in plan.roster):
+        raise ValueError(f"--pattern moodle matches each file by Moodle's participant id, and "
+                         f"the roster {roster} holds none: use the assignment's grading "
+                         f"worksheet (Download grading worksheet) as the roster, or add a "
+                         f"column participant")
     if "moodle" in exports and plan.roster.kind != "moodle" and not any(
             s.email or s.get("idnumber") or s.get("username") for s in plan.roster):
         raise ValueError(f"the Moodle export needs an identifier Moodle matches users by "
@@ -130,6 +136,9 @@ def hand_back(rows, *, output=".", name="", feedback=None, report=False, roster=
         matching = match([r.file for r in rows], plan.roster, plan.pattern)
         students, exported, late_files = matching.students, matching.exported(), matching.late
         lines += matching.lines()
+        lines += [f"  no grade exported for {s.name} ({s.id}): the file {Path(r.file).name} "
+                  f"was not graded ({'; '.join(r.errors)[:300] or 'no reason given'})"
+                  for r in rows if r.possible <= 0 and (s := students.get(r.file)) is not None]
     late = _late(rows, students, late_files, plan.late_penalty)
     if feedback:
         def pages():

@@ -59,6 +59,10 @@ MOODLE_COLUMNS = ["Full name", "Email address"]
 #: Moodle's grading worksheet: the columns its upload reads (mod/assign/feedback/offline:
 #: ``Identifier``, ``Grade``, ``Last modified (grade)`` and the feedback plugin's column).
 MOODLE_WORKSHEET = ["Identifier", "Grade", "Last modified (grade)", "Feedback comments"]
+#: The worksheet's columns written back exactly as they came: what the upload reads or
+#: matches on, and the user identifiers. Every other column goes through :func:`text_cell`.
+_MOODLE_EXACT = {"Identifier", "Grade", "Last modified (grade)", "Email address", "ID number",
+                 "Username", "Maximum Grade"}
 
 
 def text_cell(text) -> str:
@@ -84,8 +88,10 @@ def _num(x) -> str:
 
 def _graded(rows, students: dict):
     """``{student id: (student, row)}`` for the matched rows of students claimed by one file
-    (``students`` is ``Matching.exported()``)."""
-    return {s.id: (s, row) for row in rows if (s := students.get(row.file)) is not None}
+    (``students`` is ``Matching.exported()``) that were graded: a file the run could not
+    name or read exports no grade (not a 0), and the hand-back says so."""
+    return {s.id: (s, row) for row in rows
+            if (s := students.get(row.file)) is not None and row.possible > 0}
 
 
 def canvas_column(assignment: str, assignment_id: str) -> str:
@@ -150,8 +156,10 @@ def moodle_csv(rows, students: dict, roster, assignment: str, feedback_url: str 
                 cells[where["Grade"]] = _num((scores or {}).get(s.id, hit[1].total))
                 if "Feedback comments" in where:
                     cells[where["Feedback comments"]] = _note(hit[1], feedback_url)
-            free = {"Full name", "Feedback comments", "Status"}
-            writer.writerow([text_cell(c) if h in free else c for h, c in zip(header, cells)])
+            # every column but those Moodle matches or reads exactly is free text (the
+            # student's own "Online text" too): no cell can pass for a formula
+            writer.writerow([c if h in _MOODLE_EXACT else text_cell(c)
+                             for h, c in zip(header, cells)])
         return buffer.getvalue()
     extra = [(c, k) for c, k in (("ID number", "idnumber"), ("Username", "username"))
              if any(s.get(k) for s in roster)]

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 
 from ..intake import clean_text
 from ..scoring import mistake_heading
+from .outcomes import outcome, timeout_text
 
 __all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
            "md_text", "md_code", "cases_text"]
@@ -156,6 +157,10 @@ def page_name(row, student=None) -> str:
 
 
 def _what(entry) -> str:
+    if outcome(entry) == "timeout":  # an endless loop: the same words wherever it sits
+        passed = (f"{entry['n_passed']} of {entry['n_cases']} test cases passed; "
+                  if entry.get("n_passed") else "")
+        return passed + timeout_text(entry)
     if entry["status"] == "passed":
         return f"passed all {entry['n_cases']} test cases"
     if entry["status"] == "not attempted":
@@ -190,8 +195,10 @@ def _split_label(inputs: str) -> tuple[str, str]:
 
 def _first_failure(entry) -> str:
     detail = entry.get("detail", "")
-    detail = detail[len("first failure on "):] if detail.startswith("first failure on ") \
-        else detail
+    for opening in ("first failure on ", "On "):
+        if detail.startswith(opening):
+            detail = detail[len(opening):]
+            break
     return _data_points(detail)
 
 
@@ -267,17 +274,23 @@ word-break:break-word;margin:.3rem 0}
 """
 
 
+def _timed_out(entry) -> bool:
+    return outcome(entry) == "timeout"
+
+
 def _label(entry) -> str:
+    if outcome(entry) == "timeout" and not entry.get("n_passed"):
+        return "stopped (time limit)"
     if entry["status"] == "failed" and not entry.get("n_passed"):
         return "not right yet"
-    if entry["status"] == "error" and str(entry.get("detail", "")).startswith("stopped"):
-        return "stopped (time limit)"
     return _STATUS.get(entry["status"], entry["status"])
 
 
 def _tag(entry) -> str:
     css = "t-" + entry["status"].replace(" ", "")
-    if entry["status"] == "failed" and not entry.get("n_passed"):
+    if outcome(entry) == "timeout" and not entry.get("n_passed"):
+        css = "t-error"
+    elif entry["status"] == "failed" and not entry.get("n_passed"):
         css = "t-wrong"
     return f'<span class="tag {css}">{html.escape(_label(entry))}</span>'
 
@@ -309,7 +322,7 @@ def page_html(row, registry, *, assignment="", student=None, late=None) -> str:
     else:
         out.append("<p>Every question passed all its cases. Well done.</p>")
     for e in todo:
-        css = e["status"].replace(" ", "")
+        css = "error" if _timed_out(e) else e["status"].replace(" ", "")
         out.append(f"<div class='q {css}'><h3>{e_(e['id'])} {e_(e['title'])}</h3>"
                    f"<p class='what'>{e_(_what(e))}</p>")
         graded_on = cases_text(row, e["id"]) if e["status"] != "not attempted" else ""

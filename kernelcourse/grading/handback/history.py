@@ -162,6 +162,45 @@ _ROW_TYPES = {"sha256": str, "points": dict, "possible": (int, float), "total": 
               "question_seeds": dict, "draws": dict, "failed_regrades": list}
 
 
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+# the values inside a row's fields: (which field, test of one value, what it must be)
+_INNER = {"points": (_is_number, "a number (written without quotes)"),
+          "details": (lambda v: isinstance(v, str), "a text"),
+          "question_hashes": (lambda v: isinstance(v, str), "a text"),
+          "question_seeds": (lambda v: v is None or (isinstance(v, int)
+                                                     and not isinstance(v, bool)),
+                             "a whole number (written without quotes)"),
+          "cases": (lambda v: isinstance(v, dict), "a record {seed, fixed, drawn}"),
+          "feedback": (lambda v: isinstance(v, dict), "a record")}
+
+
+def _field_problem(key: str, value) -> str:
+    """What is wrong inside a row's field, named with the field and the value ('' if
+    nothing): a hand-edited points value typed as "3" is a text, not a number."""
+    def shown(v):
+        return f"{v!r} (a {type(v).__name__})"
+
+    if key in ("possible", "total", "seconds") and value is not None and \
+            not _is_number(value):
+        return f"{key} = {shown(value)}; it must be a number (written without quotes)"
+    if key == "seed" and value is not None and (not isinstance(value, int)
+                                                or isinstance(value, bool)):
+        return f"seed = {shown(value)}; it must be a whole number (written without quotes)"
+    if key in ("errors", "regraded") and isinstance(value, list):
+        bad = next((v for v in value if not isinstance(v, str)), None)
+        if bad is not None:
+            return f"an entry {shown(bad)} in {key}; each entry must be a text"
+    if key in _INNER and isinstance(value, dict):
+        test, want = _INNER[key]
+        for q, v in value.items():
+            if not test(v):
+                return f"{key}[{q!r}] = {shown(v)}; it must be {want}"
+    return ""
+
+
 def load_rows(files: dict):
     """The rows of an existing gradebook as :class:`Submission` objects, and its assignment;
     a clear ValueError for a gradebook that is not one (a row without ``file``, a field of
@@ -187,9 +226,15 @@ def load_rows(files: dict):
             if key == "file" or not hasattr(row, key):
                 continue
             kind = _ROW_TYPES.get(key)
-            if kind is not None and value is not None and not isinstance(value, kind):
+            problem = _field_problem(key, value)
+            if not problem and kind is not None and value is not None and \
+                    not isinstance(value, kind):
+                problem = f"{key} of type {type(value).__name__}"
+            if problem:
                 raise ValueError(f"the gradebook {path} is malformed: row {n} ({s['file']}) "
-                                 f"has {key} of type {type(value).__name__}")
+                                 f"has {problem}; correct it in {Path(path).name} (or restore "
+                                 f"the row from the history) and run again: nothing was "
+                                 f"changed")
             setattr(row, key, value)
         rows.append(row)
     return rows, assignment, book.get("seed")

@@ -24,6 +24,8 @@ import statistics
 from collections import Counter
 from pathlib import Path
 
+from .outcomes import outcome, record_of, timeout_text
+
 __all__ = ["class_report", "write_report", "report_html", "item_analysis", "cronbach_alpha",
            "REVISIT_BELOW", "LOW_DISCRIMINATION"]
 
@@ -85,28 +87,39 @@ def item_analysis(scores, possible) -> dict:
 
 def _error_kind(record: dict) -> str:
     """See :func:`_error_text`; numbers written as '#'."""
-    return re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", _error_text(record))[:120]
+    return re.sub(r"-?\d+(\.\d+)?(e[-+]?\d+)?", "#", _error_text(record, 400))[:120]
 
 
-def _error_text(record: dict) -> str:
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut at a word boundary to at most ``limit`` characters, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 1]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(" ,;:") + "\u2026"
+
+
+def _error_text(record: dict, limit: int = 160) -> str:
     """A first failure with its inputs and numbers taken out, so equal mistakes count
-    together: the case's label (when it has one) and what went wrong."""
+    together: the case's label (when it has one) and what went wrong; cut at a word."""
     detail = record.get("detail") or ""
-    if record.get("status") == "failed" and detail.startswith("first failure on "):
-        # "first failure on <inputs>: <why>"; <inputs> is "label (a=..., b=...)" or "a=..., ..."
-        body = detail[len("first failure on "):]
-        m = re.search(r": (raised |expected|got |stopped)", body)
-        inputs, why = (body[:m.start()], body[m.start() + 2:]) if m else ("", body)
-        opens = [o.start() for o in re.finditer(r" \((?=\w+=)", inputs)]
-        label = "" if re.match(r"^\w+=", inputs) or not opens else inputs[:opens[0]]
-        if why.startswith("expected") and len(why) > 60:
-            why = "wrong values"
-        elif why.startswith("raised "):
-            why = why.split(":", 1)[0]
-        detail = f"case {label}: {why}" if label else why
+    if outcome(record) == "timeout":
+        return timeout_text(record)
+    if record.get("status") == "failed":
+        m = re.match(r"^(?:first failure on|On) (.*?): (raised |expected|got |stopped|not run)",
+                     detail, re.S)
+        if m:
+            inputs, why = m.group(1), detail[m.start(2):]
+            opens = [o.start() for o in re.finditer(r" \((?=\w+=)", inputs)]
+            label = "" if re.match(r"^\w+=", inputs) or not opens else inputs[:opens[0]]
+            if why.startswith("expected") and len(why) > 60:
+                why = "wrong values"
+            elif why.startswith("raised "):
+                why = why.split(":", 1)[0]
+            detail = f"case {label}: {why}" if label else why
     elif record.get("status") == "error":
         detail = "crashed: " + detail
-    return re.sub(r"\b(\d+) points\b", r"\1 data points", detail)[:160]
+    return _cut(re.sub(r"\b(\d+) points\b", r"\1 data points", detail), limit)
 
 
 def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late=None,
@@ -124,25 +137,28 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late
     n = len(graded)
     per_question = []
     for q in questions:
-        records = [r.feedback.get(q.id) or {} for r in graded]
+        records = [record_of(r, q.id) for r in graded]
         points = [r.points.get(q.id, 0.0) for r in graded]
-        passed = sum(rec.get("status") == "passed" for rec in records)
-        attempted = sum(rec.get("status") not in (None, "not attempted") for rec in records)
+        kinds = Counter(outcome(rec) for rec in records)
+        passed, attempted = kinds["passed"], n - kinds["not attempted"]
+        finished = n - kinds["timeout"] - kinds["crash"]
         diagnoses = Counter(rec["diagnosis_message"] for rec in records
-                            if rec.get("diagnosis_message"))
-        wrong = [rec for rec in records if rec.get("status") in ("failed", "error")]
-        errors = Counter(_error_kind(rec) for rec in wrong)
-        examples = {}
-        for rec in wrong:
-            examples.setdefault(_error_kind(rec), _error_text(rec))
+                            if rec.get("diagnosis_message") and outcome(rec) == "wrong")
         per_question.append({
             "id": q.id, "title": q.title, "points": q.points,
             "mean_points": round(statistics.fmean(points), 3) if points else 0.0,
+            "students": n, "passed": passed, "wrong": kinds["wrong"],
+            "timed_out": kinds["timeout"], "crashed": kinds["crash"],
+            "not_attempted": kinds["not attempted"], "finished": finished,
             "passed_share": round(passed / n, 3) if n else 0.0,
             "attempted_share": round(attempted / n, 3) if n else 0.0,
+            "passed_share_of_finished": round(passed / finished, 3) if finished else None,
             "diagnoses": [{"message": m, "count": c} for m, c in diagnoses.most_common()],
-            "common_errors": [{"error": e, "count": c, "example": examples[e]}
-                              for e, c in errors.most_common(3)]})
+            # mistakes to learn from (answers that ran and were wrong), apart from answers
+            # that did not finish (timeouts, crashes)
+            "common_errors": _grouped([r for r in records if outcome(r) == "wrong"]),
+            "unfinished": _grouped([r for r in records
+                                    if outcome(r) in ("timeout", "crash")])})
     items = item_analysis([[r.points.get(q.id, 0.0) for q in questions] for r in graded],
                           [q.points for q in questions])
     for p, item in zip(per_question, items["questions"]):
@@ -153,8 +169,8 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late
         s = students.get(file)
         late_rows.append({"student": f"{s.name} ({s.id})" if s is not None else Path(file).name,
                           "file": Path(file).name, "raw": info["raw"], "score": info["score"]})
-    revisit = sorted((p for p in per_question if p["passed_share"] < REVISIT_BELOW),
-                     key=lambda p: p["passed_share"])
+    revisit = sorted((p for p in per_question if _to_revisit(p)),
+                     key=lambda p: p["passed_share_of_finished"])
     return {"assignment": name or ", ".join(assignment), "seed": seed, "submissions": n,
             "not_graded": len(rows) - n, "possible": possible,
             "mean": round(statistics.fmean(totals), 3) if totals else 0.0,
@@ -165,9 +181,34 @@ def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late
             "late": {"policy": policy, "submissions": sorted(late_rows,
                                                             key=lambda r: r["student"])},
             "revisit": [{"id": p["id"], "title": p["title"], "passed_share": p["passed_share"],
+                         "passed": p["passed"], "finished": p["finished"],
+                         "wrong": p["wrong"], "not_attempted": p["not_attempted"],
+                         "unfinished": p["timed_out"] + p["crashed"],
                          "why": (p["diagnoses"][0]["message"] if p["diagnoses"] else
                                  p["common_errors"][0]["example"] if p["common_errors"] else
-                                 "mostly not attempted")} for p in revisit]}
+                                 "mostly not attempted")} for p in revisit],
+            "did_not_finish": [{"id": p["id"], "title": p["title"],
+                                "timed_out": p["timed_out"], "crashed": p["crashed"],
+                                "students": n, "examples": p["unfinished"]}
+                               for p in per_question if p["timed_out"] + p["crashed"]]}
+
+
+def _grouped(records) -> list[dict]:
+    """The three commonest errors among ``records``: each with its count (students) and its
+    first example."""
+    errors = Counter(_error_kind(rec) for rec in records)
+    examples: dict = {}
+    for rec in records:
+        examples.setdefault(_error_kind(rec), _error_text(rec))
+    return [{"error": e, "count": c, "example": examples[e]} for e, c in errors.most_common(3)]
+
+
+def _to_revisit(p) -> bool:
+    """A question to revisit: passed by fewer than ``REVISIT_BELOW`` of the students whose
+    answers finished (a timeout or a crash is no conceptual mistake), and missed by at least
+    two of them (one student's answer is no lecture's business)."""
+    share = p["passed_share_of_finished"]
+    return share is not None and share < REVISIT_BELOW and p["finished"] - p["passed"] >= 2
 
 
 def _histogram(totals, possible) -> list[dict]:
@@ -253,6 +294,10 @@ def _list(items) -> str:
         "<span class='muted'>none</span>"
 
 
+def _students(k: int) -> str:
+    return f"{k} student" + ("" if k == 1 else "s")
+
+
 def _num_or_dash(x, digits=2) -> str:
     return "&ndash;" if x is None else f"{x:.{digits}f}"
 
@@ -282,41 +327,64 @@ def report_html(report: dict) -> str:
            "<h2>Distribution of the totals</h2>",
            _svg(report["histogram"], report["possible"]).replace("<svg ", "<svg class='svg' ",
                                                                  1)]
-    out.append("<h2>Revisit in the next lecture</h2>")
+    out.append("<h2>Revisit in the next lecture</h2>"
+               "<p class='muted'>Mistakes to learn from: answers that ran and were wrong. "
+               "Answers that ran out of time or crashed are counted apart, below.</p>")
     if report["revisit"]:
         out.append("<div class='revisit'>" + _list(
-            f"<b>{e(r['id'])} {e(r['title'])}</b>: passed by {100 * r['passed_share']:.0f}% "
-            f"&middot; {e(r['why'])}" for r in report["revisit"]) + "</div>")
+            f"<b>{e(r['id'])} {e(r['title'])}</b>: passed by {r['passed']} of "
+            f"{_students(r['finished'])} whose answers finished ({r['wrong']} wrong, "
+            f"{r['not_attempted']} not attempted) &middot; {e(r['why'])}"
+            + (f" <span class='muted'>(besides, {_students(r['unfinished'])} ran out of time "
+               "or crashed: not counted here)</span>" if r["unfinished"] else "")
+            for r in report["revisit"]) + "</div>")
     else:
         out.append(f"<p>Every question was passed by at least {100 * REVISIT_BELOW:.0f}% of the "
-                   "class.</p>")
+                   "students whose answers finished (or missed by one student at most).</p>")
+    unfinished = report.get("did_not_finish") or []
+    out.append("<h2>Answers that did not finish</h2>")
+    if unfinished:
+        out.append("<p class='muted'>An endless loop (in the function or at the cell's top "
+                   "level) or a slow approach runs out of time; a crash is an answer that "
+                   "could not run. Worth a word to those students, not a lecture.</p>"
+                   + _list(f"<b>{e(u['id'])} {e(u['title'])}</b>: {_students(u['timed_out'])} "
+                           f"ran out of time, {_students(u['crashed'])} crashed (of "
+                           f"{u['students']}) &middot; "
+                           + "; ".join(f"{c['count']} &times; {e(c['example'])}"
+                                       for c in u["examples"]) for u in unfinished))
+    else:
+        out.append("<p>Every answer finished within its time limit.</p>")
     out.append("<h2>Per question</h2>"
-               "<p class='muted'>Difficulty: the mean share of the question's points earned "
-               "(1 = everyone earned them all). Discrimination: the correlation of the "
-               "question's points with the total of the other questions; under "
-               f"{LOW_DISCRIMINATION} it is flagged: the question tells strong and weak "
+               "<p class='muted'>Counts are students. Difficulty: the mean share of the "
+               "question's points earned (1 = everyone earned them all). Discrimination: the "
+               "correlation of the question's points with the total of the other questions; "
+               f"under {LOW_DISCRIMINATION} it is flagged: the question tells strong and weak "
                "answers apart poorly.</p>"
-               "<table><colgroup><col style='width:15%'><col style='width:8%'>"
-               "<col style='width:8%'><col style='width:10%'><col style='width:9%'>"
-               "<col style='width:13%'><col style='width:19%'><col style='width:18%'></colgroup>"
+               "<table><colgroup><col style='width:13%'><col style='width:7%'>"
+               "<col style='width:8%'><col style='width:9%'><col style='width:9%'>"
+               "<col style='width:9%'><col style='width:13%'><col style='width:15%'>"
+               "<col style='width:17%'></colgroup>"
                "<tr><th scope='col'>question</th><th scope='col' class='num'>mean points</th>"
                "<th scope='col' class='num'>passed</th><th scope='col' class='num'>attempted"
-               "</th><th scope='col' class='num'>difficulty</th><th scope='col' class='num'>"
+               "</th><th scope='col' class='num'>out of time / crashed</th>"
+               "<th scope='col' class='num'>difficulty</th><th scope='col' class='num'>"
                "discrimination</th><th scope='col'>diagnoses that fired</th>"
-               "<th scope='col'>most common errors (first example)</th></tr>")
+               "<th scope='col'>most common mistakes (first example)</th></tr>")
     for q in report["questions"]:
         diag = _list(f"{d['count']} &times; {e(d['message'])}" for d in q["diagnoses"])
         errs = _list(f"{c['count']} &times; {e(c['example'])}" for c in q["common_errors"])
         disc = _num_or_dash(q.get("discrimination"))
         if q.get("flag"):
             disc = f"<span class='flag'>{disc} (low)</span>"
+        n = q.get("students", 0)
         out.append(f"<tr><th scope='row'>{e(q['id'])} <span class='muted'>{e(q['title'])}"
                    f"</span></th>"
                    f"<td class='num'>{_fmt(q['mean_points'])} / {_fmt(q['points'])}</td>"
-                   f"<td class='num'>{100 * q['passed_share']:.0f}%<span class='meter' "
+                   f"<td class='num'>{q.get('passed', 0)} of {n}<span class='meter' "
                    f"aria-hidden='true'><span style='width:{100 * q['passed_share']:.0f}%'>"
                    "</span></span></td>"
-                   f"<td class='num'>{100 * q['attempted_share']:.0f}%</td>"
+                   f"<td class='num'>{n - q.get('not_attempted', 0)} of {n}</td>"
+                   f"<td class='num'>{q.get('timed_out', 0)} / {q.get('crashed', 0)}</td>"
                    f"<td class='num'>{_num_or_dash(q.get('difficulty'))}</td>"
                    f"<td class='num'>{disc}</td><td>{diag}</td><td>{errs}</td></tr>")
     out.append("</table>")
@@ -345,8 +413,9 @@ def _similarity_html(sim) -> str:
     data = sim["pairs"]
     out = [f"<h2>Similar answers (AST similarity &ge; {sim['threshold']})</h2>",
            "<p class='muted'>By pair of students, the pairs with the most questions alike "
-           "first. Left out as alike by nature: choice questions, answers of one or two "
-           "lines, the common way of writing an answer, and answers close to the course's "
+           "first. Only what the student wrote is compared (the exercise's scaffold taken "
+           "out). Left out as alike by nature: choice questions, answers of a single line, "
+           "the common way of writing an answer, and answers close to the course's "
            "reference code or published solution (listed below).</p>"]
     if data["pairs"]:
         out.append("<table><colgroup><col style='width:26%'><col style='width:26%'>"

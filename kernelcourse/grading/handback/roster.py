@@ -27,15 +27,18 @@ A pattern is a regular expression over a file name (or over the name of the fold
 in) with named groups ``id``, ``email``, ``login``, ``name`` or ``participant``; ``late``
 marks a late submission. Two are ready:
 
-* ``canvas``: Canvas names each downloaded submission ``<lastnamefirstname>_<user id>_<attachment
-  id>_<original file name>``, with ``_LATE`` after the name part for late work. The user id is
-  matched to the roster's ``id``; only a file without an id falls back to the name part, and
-  only when one student has it.
-* ``moodle``: Moodle names each submission ``<Full Name>_<participant id>_assignsubmission_file_``
+* ``canvas``: Canvas names each downloaded submission ``<name part>[_LATE]_<user id>_<attachment
+  id>_<file name>`` (``anon_<anonymous id>`` instead of the name part and the user id under
+  anonymous grading). The user id is matched to the roster's ``id`` (an anonymous id to a
+  column ``anonymous_id``); the name part, which a student may choose, only decides between
+  two readings of a name whose name part holds digits
+  (:func:`~kernelcourse.grading.handback.names.canvas_student`).
+* ``moodle``: Moodle names each submission ``<Full Name>_<participant id>_assignsubmission_file``
   and puts the student's files in a folder of that name (or, in a flat download, prefixes each
-  file with it). The folder, which Moodle names, is trusted over the file name, which the
-  student chooses: a file inside a folder is matched by its folder alone. The participant id
-  is matched to a Moodle worksheet's ``Identifier``; with another roster, the full name.
+  file with it). The outermost folder of that form, which Moodle names, is trusted over the
+  sub-folders and the file name, which the student chooses. The participant id is matched to
+  a Moodle worksheet's ``Identifier`` (or a course roster's column ``participant``); the
+  name is never matched on.
 
 :func:`match` returns the students of the matched files, the files it could not match (each
 with the reason), the students with no submission, and the students claimed by several files
@@ -49,19 +52,19 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .names import canvas_name_part, canvas_student, moodle_name_part, moodle_reading
+
 __all__ = ["Student", "Roster", "read_roster", "match", "PATTERNS", "Matching",
            "check_pattern", "same_name"]
 
+#: The platforms' names as regular expressions (what ``canvas`` and ``moodle`` accept; the
+#: reading itself is :mod:`~kernelcourse.grading.handback.names`'s).
 PATTERNS = {
-    "canvas": r"^(?P<login>[a-z]+)(?P<late>_LATE)?_(?P<id>\d+)_(?P<attachment>\d+)_"
+    "canvas": r"^(?:(?P<name>.*)_)?(?P<late>LATE_)?(?:anon_)?(?P<id>\w+)_(?P<attachment>\d+)_"
               r"(?P<original>.+)$",
-    "moodle": r"^(?P<name>.+?)_(?P<participant>\d+)_assignsubmission_(?:file|onlinetext)_"
+    "moodle": r"^(?P<name>[^_]*)_(?P<participant>\d+)_assignsubmission_(?:file|onlinetext)_?"
               r"(?P<original>.*)$",
 }
-#: Moodle's folder: its own suffix ends the name, so the last participant number is Moodle's
-#: (a display name holding "_102_assignsubmission_file_" cannot pass for participant 102).
-_MOODLE_FOLDER = re.compile(r"^(?P<name>.+)_(?P<participant>\d+)_assignsubmission_"
-                            r"(?:file|onlinetext)_$")
 _KEYS = {"id", "email", "login", "name", "participant"}
 
 
@@ -201,7 +204,9 @@ def _check_unique(roster: Roster) -> None:
     keys = {"id": lambda s: s.id, "email": lambda s: s.email.casefold(),
             "sis_user_id": lambda s: s.get("sis_user_id"),
             "sis_login_id": lambda s: s.get("sis_login_id"),
-            "idnumber": lambda s: s.get("idnumber"), "username": lambda s: s.get("username")}
+            "idnumber": lambda s: s.get("idnumber"), "username": lambda s: s.get("username"),
+            "participant": lambda s: s.get("participant"),
+            "anonymous_id": lambda s: s.get("anonymous_id")}
     for key, get in keys.items():
         seen: dict = {}
         for s in roster:
@@ -248,6 +253,7 @@ class Matching:
     missing: list = field(default_factory=list)      # students with no file
     claimed: dict = field(default_factory=dict)      # student id -> files (more than one)
     late: set = field(default_factory=set)           # files the pattern marks late
+    notes: list = field(default_factory=list)        # lines for the instructor to check
 
     def lines(self) -> list[str]:
         from ..intake import clean_text
@@ -262,6 +268,7 @@ class Matching:
                        + ", ".join(clean_text(Path(f).name, 120) for f in files)
                        + " (not merged; no LMS export carries this student's grade until "
                          "one file is left)")
+        out += [f"  note: {clean_text(n, 400)}" for n in self.notes]
         return out
 
     def exported(self) -> dict:
@@ -282,12 +289,31 @@ def check_pattern(pattern: str) -> re.Pattern:
     return regex
 
 
+class _Index:
+    """The roster's identifiers, as the platforms' names carry them."""
+
+    def __init__(self, students):
+        self.kind = getattr(students, "kind", "course")
+        self.by_id = {s.id: s for s in students}
+        self.by_anonymous_id = {s.get("anonymous_id"): s for s in students
+                                if s.get("anonymous_id")}
+        self.by_participant = ({s.id: s for s in students} if self.kind == "moodle" else
+                               {s.get("participant"): s for s in students
+                                if s.get("participant")})
+
+    @staticmethod
+    def canvas_name(student) -> str:
+        return canvas_name_part(student.name)
+
+
 def match(files, students, pattern: str = "canvas") -> Matching:
     """Map each file to a student by ``pattern`` (``canvas``, ``moodle`` or a regular
-    expression with named groups ``id``, ``email``, ``login``, ``name`` or ``participant``)."""
+    expression with named groups ``id``, ``email``, ``login``, ``name`` or ``participant``).
+    ``canvas`` and ``moodle`` read the names as the platforms write them
+    (:mod:`~kernelcourse.grading.handback.names`) and match on the platform's identifier."""
     regex = check_pattern(pattern)
-    roster_kind = getattr(students, "kind", "course")
-    by_id = {s.id: s for s in students}
+    index = _Index(students)
+    by_id = index.by_id
     by_email = _unique((s.email.casefold(), s) for s in students)
     by_name = _unique((same_name(s.name), s) for s in students)
     by_login = _unique([(_canvas_login(s.name), s) for s in students]
@@ -295,14 +321,39 @@ def match(files, students, pattern: str = "canvas") -> Matching:
     result = Matching()
     for file in files:
         path = Path(file)
-        # Moodle names the folder, the student names the file: a file in a folder the
-        # pattern matches is matched by that folder alone
-        folder = None
+        if pattern == "canvas":
+            found, reading, why = canvas_student(path.name, index)
+            if found is None:
+                result.unmatched.append((str(file), why))
+                continue
+            result.students[str(file)] = found
+            if reading is not None and reading.late:
+                result.late.add(str(file))
+            continue
         if pattern == "moodle":
-            folder = _MOODLE_FOLDER.match(path.parent.name)
-        elif pattern != "canvas":
-            folder = regex.match(path.parent.name)
-        m = folder or regex.match(path.name)
+            reading, why = moodle_reading(file, index.by_participant)
+            found = None
+            if reading is not None:
+                found = index.by_participant.get(reading.value)
+                why = (f"the participant {reading.value} is not in the grading worksheet"
+                       if index.by_participant else
+                       "the roster holds no Moodle participant id (use the assignment's "
+                       "grading worksheet as the roster)")
+            if found is None:
+                result.unmatched.append((str(file), why))
+                continue
+            shown = moodle_name_part(found.name)
+            if found.name and reading.name is not None and \
+                    same_name(reading.name) != same_name(shown):
+                result.notes.append(
+                    f"the file {path.name} is matched by its participant id {reading.value} "
+                    f"({found.name} in the worksheet); its name part says {reading.name!r}: "
+                    f"check that it comes from this assignment's download")
+            result.students[str(file)] = found
+            continue
+        # an instructor's own pattern: a file in a folder the pattern matches is matched by
+        # that folder alone
+        m = regex.match(path.parent.name) or regex.match(path.name)
         if m is None:
             result.unmatched.append((str(file), "its name does not fit the pattern"))
             continue
@@ -311,13 +362,9 @@ def match(files, students, pattern: str = "canvas") -> Matching:
         if "id" in g:
             found = by_id.get(g["id"])
             why = f"the id {g['id']} is not in the roster"
-        elif "participant" in g and roster_kind == "moodle":
-            found = by_id.get(g["participant"])
-            why = f"the participant {g['participant']} is not in the grading worksheet"
-            if found is not None and "name" in g and same_name(g["name"]) != \
-                    same_name(found.name):  # Moodle writes the name beside the number
-                found, why = None, (f"the participant {g['participant']} is "
-                                    f"{found.name!r} in the worksheet, not {g['name']!r}")
+        elif "participant" in g:
+            found = index.by_participant.get(g["participant"])
+            why = f"the participant {g['participant']} is not in the roster"
         elif "email" in g:
             found = by_email.get(g["email"].casefold())
             why = f"no one student has the email {g['email']}"

@@ -19,7 +19,11 @@ common to all Python, agree; the grams let a copy with one line edited still sco
 threshold. Pairs at or above
 the threshold are reported (:data:`THRESHOLD`); answers that are still the stub
 (``raise NotImplementedError``) or too short to tell (fewer than :data:`MIN_STATEMENTS`
-statements) are left out.
+statements) are left out. By student (:func:`similar_by_student`), only what the student wrote
+is compared: the statements of the question's scaffold (the answer cell the exercise notebook
+hands out: its ``import``, ``def`` line, given conversions) are taken out first, and an
+answer needs :data:`MIN_OWN_STATEMENTS` statements of its own, so two honest one-liners
+written into the same scaffold are too short to tell, never a 1.0 pair.
 """
 from __future__ import annotations
 
@@ -30,7 +34,7 @@ from itertools import combinations
 from pathlib import Path
 
 __all__ = ["fingerprints", "similarity", "similar_pairs", "similar_by_student", "THRESHOLD",
-           "MIN_STATEMENTS", "COMMON_SHARE"]
+           "MIN_STATEMENTS", "MIN_OWN_STATEMENTS", "COMMON_SHARE", "given_headers"]
 
 #: Pairs at least this similar are reported.
 THRESHOLD = 0.85
@@ -39,6 +43,9 @@ MIN_STATEMENTS = 3
 #: An answer at least this similar to a third of the class (or more) is the common way to
 #: write it: such answers are alike by nature, and their pairs are left out.
 COMMON_SHARE = 1 / 3
+#: With the scaffold taken out, answers with fewer statements of their own are too short
+#: to tell (a single line, such as the natural one-liner, is alike by nature).
+MIN_OWN_STATEMENTS = 2
 #: Answers nested deeper than this (brackets) are not compared (nor parsed).
 MAX_NESTING = 60
 
@@ -110,11 +117,13 @@ def _node_grams(node, n: int = 3) -> list[str]:
     return ["/".join(kinds[i:i + n]) for i in range(max(1, len(kinds) - n + 1))]
 
 
-def fingerprints(source: str) -> tuple[Counter, Counter] | None:
+def fingerprints(source: str, given=None) -> tuple[Counter, Counter] | None:
     """The statement and node-gram multisets of an answer; None if it cannot be parsed, is
-    the stub, or is too short."""
+    the stub, or is too short. ``given``: the question's scaffold (the cell handed out, see
+    :func:`given_headers`): its statements are taken out first, so only what the student
+    wrote is compared."""
     try:
-        return _fingerprints(source)
+        return _fingerprints(source, given)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None  # not Python, or nested too deep to compare
 
@@ -130,7 +139,8 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _fingerprints(source: str):
+def _statements(source: str, stub_ok: bool = False):
+    """The answer's statements, normalised (names, imports, docstrings), or None."""
     lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
     text = "\n".join(lines)
     if _nesting(text) > MAX_NESTING or len(text) > 200_000:
@@ -138,14 +148,53 @@ def _fingerprints(source: str):
     tree = ast.parse(text)
     if _depth_of(tree) > 4 * MAX_NESTING:
         return None
-    if any(isinstance(n, ast.Raise) and "NotImplementedError" in ast.dump(n)
-           for n in ast.walk(tree)):
+    if not stub_ok and any(isinstance(n, ast.Raise) and "NotImplementedError" in ast.dump(n)
+                           for n in ast.walk(tree)):
         return None
     _strip_docstrings(tree)
     tree = _Normalise(_imports(tree)).visit(tree)
-    statements = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)
-                  and not isinstance(n, (ast.Import, ast.ImportFrom))]
-    if len(statements) < MIN_STATEMENTS:
+    return [n for n in ast.walk(tree) if isinstance(n, ast.stmt)
+            and not isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def _header(stmt) -> str:
+    """A statement with its nested blocks left out whatever their length (a scaffold's
+    ``def`` line is the student's, however long the body written into it)."""
+    import copy
+
+    stmt = copy.copy(stmt)
+    for name in ("body", "orelse", "finalbody", "handlers"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], (ast.stmt,
+                                                                       ast.excepthandler)):
+            setattr(stmt, name, [])
+    return ast.dump(stmt, annotate_fields=False)
+
+
+def given_headers(scaffold: str) -> Counter:
+    """The statements of a question's scaffold (the answer cell handed out), as
+    :func:`_header` writes them; an empty Counter when it cannot be read."""
+    try:
+        return Counter(_header(st) for st in _statements(scaffold, stub_ok=True) or ())
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return Counter()
+
+
+def _fingerprints(source: str, given=None):
+    statements = _statements(source)
+    if statements is None:
+        return None
+    if given:  # what the student wrote: the scaffold's lines taken out, once each
+        left = Counter(given)
+        own = []
+        for st in statements:
+            key = _header(st)
+            if left[key] > 0:
+                left[key] -= 1
+            else:
+                own.append(st)
+        statements = own
+    if len(statements) < (MIN_OWN_STATEMENTS if given else MIN_STATEMENTS):
         return None
     stmts = Counter(ast.dump(_shallow(s), annotate_fields=False) for s in statements)
     grams = Counter(g for s in statements for g in _node_grams(_shallow(s)))
@@ -236,6 +285,44 @@ def _solutions() -> dict:
     return _SOLUTIONS
 
 
+_SCAFFOLDS: dict | None = None
+
+
+def _scaffolds() -> dict:
+    """``{question id: the answer cell handed out}`` of the exercise notebooks
+    (``exercises/*_exercises.ipynb``), when present."""
+    global _SCAFFOLDS
+    if _SCAFFOLDS is None:
+        _SCAFFOLDS = {}
+        folder = Path(__file__).resolve().parents[3] / "exercises"
+        if folder.is_dir():
+            from ..intake import _read
+
+            for path in sorted(folder.glob("*_exercises.ipynb")):
+                _SCAFFOLDS.update(_read(path, 64 * 1024 * 1024).answers or {})
+    return _SCAFFOLDS
+
+
+def _given(qid: str, cells) -> Counter:
+    """The scaffold of a question: the exercise notebook's cell, else (for an instructor's
+    own question, with at least three answers) the statements every answer holds."""
+    scaffold = _scaffolds().get(qid)
+    if scaffold:
+        return given_headers(scaffold)
+    heads = []
+    for source in cells:
+        try:
+            heads.append(Counter(_header(st) for st in _statements(source) or ()))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return Counter()
+    if len(heads) < 3:
+        return Counter()
+    common = heads[0]
+    for h in heads[1:]:
+        common &= h
+    return common
+
+
 def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=None,
                        registry=None, references=True) -> dict:
     """Similar answers by student, for an instructor to read.
@@ -257,12 +344,15 @@ def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=
 
     by_question: dict = {}
     not_compared = 0
+    given: dict = {}
     for file, cells in answers.items():
         for qid, source in cells.items():
             q = (registry or {}).get(qid)
             if q is not None and getattr(q, "kind", "") == "choice":
                 continue
-            prints = fingerprints(source)
+            if qid not in given:
+                given[qid] = _given(qid, [c[qid] for c in answers.values() if qid in c])
+            prints = fingerprints(source, given[qid])
             if prints is None:
                 not_compared += 1
                 continue
@@ -272,7 +362,7 @@ def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=
         refs = {}
         if references:
             for label, code in _reference_sources(qid, registry).items():
-                fp = fingerprints(code)
+                fp = fingerprints(code, given.get(qid))
                 if fp is not None:
                     refs[label] = fp
         near_ref = set()
