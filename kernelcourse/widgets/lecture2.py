@@ -106,7 +106,7 @@ def plot_rff_error(data, curve, axes=None):
     union level and the mark at ``D``: :func:`rff_error_widget` moves them in place.
     """
     if axes is None:
-        _, axes = new_figure(1, 2, figsize=(10, 3.6))
+        _, axes = new_figure(1, 2, figsize=(8.48, 4.3))
     left, right = axes
     name = "2 exp(-D a²/4)" if data["paired"] else "2 exp(-D a²/8)"
     left.plot(data["a"], data["freq"], label=f"observed over {len(data['errors'])} draws")
@@ -115,7 +115,8 @@ def plot_rff_error(data, curve, axes=None):
     left.set_ylabel("P(|K(x,y) - ψ(x)·ψ(y)| ≥ a)")
     left.set_title(f"one pair, D = {data['D']}")
     left.set_ylim(-0.05, 1.05)
-    left.legend(fontsize=8)
+    # under the axes: the bound sweeps across the panel as D moves
+    left.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1)
     right.loglog(curve["D"], curve["max_error"], "o-", label="largest error, all pairs")
     right.loglog(curve["D"], curve["union_level"], "--",
                  label=f"union bound, {curve['n_pairs']} pairs, δ = {curve['delta']}")
@@ -143,7 +144,7 @@ def rff_error_widget(D=64, paired=False, gamma=5.0, n_draws=2000):
         "D": W.SelectionSlider(options=list(D_CHOICES), value=D, description="D"),
         "paired": W.Checkbox(value=paired, description="paired [cos, sin]"),
     }
-    view = FigureView(1, 2, figsize=(10, 3.6))
+    view = FigureView(1, 2, figsize=(8.48, 4.3))
     shown: dict = {}
 
     def update(D, paired):

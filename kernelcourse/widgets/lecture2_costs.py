@@ -244,10 +244,10 @@ def _move_cost_lines(rows, axes):
 
 #: the cost widget's figure: its size and fixed margins (the same for every picture, so that
 #: switching pictures does not move the axes)
-COST_FIGSIZE = (10, 3.4)
+COST_FIGSIZE = (8.48, 3.6)
 
 
-COST_MARGINS = dict(left=0.095, right=0.985, bottom=0.16, top=0.89, wspace=0.34)
+COST_MARGINS = dict(left=0.115, right=0.985, bottom=0.165, top=0.89, wspace=0.38)
 
 
 def cost_picture(rows, dpi=100) -> bytes:
