@@ -17,8 +17,6 @@ QUESTIONS = all_questions()
 #: known survivors, by question, with the owner who is fixing them. The coordinator empties
 #: this list as their branches merge; a question listed here that reaches 0 passes anyway.
 KNOWN_SURVIVORS = {
-    "l8.cp2": "w43a, lecture 8 (K - noise I in gp_factor: raises on the fixed cases only)",
-    "ex8.q7": "w43a, lecture 8 (probit_average(var, mean): the arguments swapped)",
     "ex9.q5": "w43b, lecture 9 (the spread factor 3 -> 0.5 of the witness)",
     "ex9.q8": "w43b, lecture 9 (n_tests / floor(...), B - 1, B + 2)",
 }
