@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import linalg
 
-from .._validation import as_vector, check_nonnegative, check_positive_int, check_square
+from .._validation import as_finite, as_vector, check_nonnegative, check_positive_int, check_square
 from .regression import gp_factor
 
 __all__ = ["evidence_terms", "grid_local_maxima", "loo_predictive", "interpolant_norms"]
@@ -48,7 +48,7 @@ def grid_local_maxima(Z, x=None, y=None):
     """The interior local maxima of ``Z`` (rows along ``y``, columns along ``x``): the points
     greater than all 8 neighbours, as ``(x, y, value)``, largest first (indices when ``x`` or
     ``y`` is None)."""
-    Z = np.asarray(Z, float)
+    Z = as_finite(Z, "Z")
     if Z.ndim != 2 or min(Z.shape) < 3:
         raise ValueError(f"Z must be a 2-D grid of at least 3 x 3 values; got shape {Z.shape}")
     x = np.arange(Z.shape[1]) if x is None else as_vector(x, "x", Z.shape[1], f"to match Z of shape {Z.shape}")
@@ -100,11 +100,12 @@ def interpolant_norms(K, F, sizes, rcond=1e-12):
     condition : array (len(sizes),), the condition numbers of the ``K_S`` (inf when singular)
     """
     K = check_square(K, "K")
-    F = np.asarray(F, float)
+    F = as_finite(F, "F")
     if F.ndim == 1:
         F = F[:, None]
-    if F.shape[0] != K.shape[0]:
-        raise ValueError(f"F must have one row per row of K ({K.shape[0]}); got shape {F.shape}")
+    if F.ndim != 2 or F.shape[0] != K.shape[0]:
+        raise ValueError(f"F must be a vector or a matrix with one row per row of K ({K.shape[0]}); "
+                         f"got shape {F.shape}")
     rcond = check_nonnegative(rcond, "rcond")
     n = K.shape[0]
     norms, condition = [], []
