@@ -2,6 +2,7 @@
 
     kernelcourse grade PATH... [--output DIR] [--questions ex1] [--jobs N] [--no-sandbox]
     kernelcourse grade --list-questions [--kinds]
+    kernelcourse grade --audit-questions [ID or set ...]
     kernelcourse exercises build [SOURCE...] [--no-execute] [--check]
     kernelcourse gradescope build --questions ex1 [--output autograder.zip]
     kernelcourse questions check [ID...] [--questions-from DIR]
@@ -38,6 +39,11 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--kinds", action="store_true",
                        help="with --list-questions: a table per set of each question's kind, "
                             "section and whether it prints its formula")
+    grade.add_argument("--audit-questions", nargs="*", default=None, metavar="ID",
+                       help="mutation analysis of the question bank: mutate each question's "
+                            "reference (or only the questions or sets named) and list, per "
+                            "question, the mutants its fixed cases kill and the survivors "
+                            "(exit status 1 when any survives)")
     grade.add_argument("--output", "-o", default=".", metavar="DIR",
                        help="folder for gradebook.csv and gradebook.json (default: current folder)")
     grade.add_argument("--questions", metavar="IDS",
@@ -138,6 +144,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _audit(selection) -> int:
+    from .grading.audit import audit_many, format_audit, select_questions
+
+    try:
+        questions = select_questions(selection)
+    except KeyError as exc:
+        print(f"kernelcourse grade: {exc.args[0]}", file=sys.stderr)
+        return 2
+    reports = audit_many(questions, progress=lambda report: print(report.text(), flush=True))
+    print("\n".join(format_audit(reports).splitlines()[-2:]))
+    return 1 if any(report.survivors for report in reports) else 0
+
+
 def _grade(args) -> int:
     from .grading.grader import clean_text, grade_paths, summary_table
     from .grading.sealed.sandbox import SandboxUnavailable, probe
@@ -150,6 +169,8 @@ def _grade(args) -> int:
         except ValueError as exc:
             print(f"kernelcourse grade: {exc}", file=sys.stderr)
             return 2
+    if args.audit_questions is not None:
+        return _audit(args.audit_questions)
     if args.list_questions:
         if args.kinds:
             from .grading.catalog import kinds_table
