@@ -251,7 +251,9 @@ def landscape_widget(log_length_scale=0.0, log_noise=-2.0):
                                    continuous_update=False, style=_WIDE)}
     view = FigureView(1, 2, figsize=(8.4, 3.9))
     left, right = view.axes
-    levels = np.sort(np.max(Z) - np.array([0.5, 1.5, 3, 6, 12, 25, 50]))
+    # contours below the top, and two close under the second maximum so that its own hill shows
+    below_second = [optima[1][2] - 0.3, optima[1][2] - 1.0] if len(optima) > 1 else []
+    levels = np.unique(np.round(np.concatenate([np.max(Z) - np.array([0.5, 1.5, 6, 12, 25, 50]), below_second]), 2))
     contours = left.contour(LANDSCAPE_L, LANDSCAPE_NOISE, Z, levels=levels, cmap="viridis", linewidths=1)
     left.clabel(contours, fontsize=9, fmt="%.0f")
     for k, (ll, ln, value) in enumerate(optima):
