@@ -8,6 +8,9 @@ Where each part lives
     every log-parameter of a kernel built with ``+``, ``*`` and ``c *``, its maximisation
     from several starts, the coverage of predictive intervals, and
     :class:`GaussianProcessRegressor` (8.1-8.6).
+``evidence``
+    Reading the marginal likelihood: its three terms, grid maxima of its landscape,
+    leave-one-out in closed form, and the RKHS norms of sample paths (8.4-8.5).
 ``classification``
     The Laplace approximation for binary classification (Algorithms 3.1, 3.2 and 5.1) and
     :class:`GaussianProcessClassifier` (8.7).
@@ -19,9 +22,11 @@ Where each part lives
 Every public name is imported from ``kernelcourse.gaussian_process`` itself.
 """
 from .classification import (GaussianProcessClassifier, LaplaceMode, laplace_gradient, laplace_latent,
-                             laplace_mode, probit_average)
+                             laplace_mode, laplace_newton_step, probit_average)
+from .evidence import evidence_terms, grid_local_maxima, interpolant_norms, loo_predictive
 from .low_rank import LowRankGaussianProcess, low_rank_log_marginal_likelihood, weight_space_posterior
-from .regression import (DEFAULT_JITTER, GaussianProcessRegressor, Optimum, cholesky_jittered, gp_factor,
+from .regression import (DEFAULT_JITTER, GaussianProcessRegressor, Optimum, cholesky_jittered, data_scaled_starts,
+                         gp_factor,
                          interval_coverage, log_marginal_likelihood, log_marginal_likelihood_gradient,
                          marginal_likelihood, maximise_marginal_likelihood, posterior_cov, posterior_mean_var,
                          prior_samples, sample_gaussian)
@@ -29,9 +34,10 @@ from .regression import (DEFAULT_JITTER, GaussianProcessRegressor, Optimum, chol
 __all__ = [
     "DEFAULT_JITTER", "cholesky_jittered", "sample_gaussian", "prior_samples", "gp_factor",
     "posterior_mean_var", "posterior_cov", "log_marginal_likelihood", "log_marginal_likelihood_gradient",
-    "marginal_likelihood", "Optimum", "maximise_marginal_likelihood", "interval_coverage",
+    "marginal_likelihood", "Optimum", "data_scaled_starts", "maximise_marginal_likelihood", "interval_coverage",
+    "evidence_terms", "grid_local_maxima", "loo_predictive", "interpolant_norms",
     "GaussianProcessRegressor",
-    "LaplaceMode", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
+    "LaplaceMode", "laplace_newton_step", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
     "GaussianProcessClassifier",
     "weight_space_posterior", "low_rank_log_marginal_likelihood", "LowRankGaussianProcess",
 ]

@@ -37,7 +37,7 @@ from .._validation import as_2d, as_finite, as_labels, as_rng, as_vector, check_
     check_positive_int, check_square, gram
 from ..kernels import Kernel
 
-__all__ = ["LaplaceMode", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
+__all__ = ["LaplaceMode", "laplace_newton_step", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
            "GaussianProcessClassifier"]
 
 _HERMITE = np.polynomial.hermite.hermgauss(64)
@@ -56,6 +56,40 @@ class LaplaceMode:
     L: np.ndarray
     log_marginal_likelihood: float
     n_iter: int
+
+
+def _newton_step(K, t, f):
+    pi = expit(f)
+    sqrt_W = np.sqrt(pi * (1.0 - pi))
+    B = np.eye(len(f)) + sqrt_W[:, None] * K * sqrt_W[None, :]
+    L = linalg.cholesky(B, lower=True, check_finite=False)
+    b = sqrt_W ** 2 * f + (t - pi)
+    a = b - sqrt_W * linalg.cho_solve((L, True), sqrt_W * (K @ b), check_finite=False)
+    return K @ a, a
+
+
+def laplace_newton_step(K, y, f):
+    """One Newton step on ``Psi(f) = log p(y | f) - 1/2 f^T K^-1 f`` (Algorithm 3.1, lines 4-8).
+
+    ``f_new = (K^-1 + W)^-1 (W f + grad log p(y | f))``, with ``grad log p = t - pi`` and
+    ``W = diag(pi (1 - pi))``, ``pi = sigma(f)``, ``t = (y + 1) / 2``; computed as ``K a`` with
+    ``b = W f + grad log p`` and ``a = b - W^1/2 B^-1 W^1/2 K b``, ``B = I + W^1/2 K W^1/2``
+    (Woodbury: ``(K^-1 + W)^-1 = K - K W^1/2 B^-1 W^1/2 K``), so that ``K`` is never inverted.
+
+    Parameters
+    ----------
+    K : array (n, n)
+    y : array (n,), labels in {-1, +1}
+    f : array (n,), the current latent values
+
+    Returns
+    -------
+    f_new : array (n,)
+    """
+    K = check_square(K, "K")
+    y = as_labels(y, K.shape[0], "y")
+    f = as_vector(f, "f", K.shape[0], f"to match K of shape {K.shape}")
+    return _newton_step(K, (y + 1.0) / 2.0, f)[0]
 
 
 def laplace_mode(K, y, tol=1e-10, max_iter=100):
@@ -83,13 +117,7 @@ def laplace_mode(K, y, tol=1e-10, max_iter=100):
     n = K.shape[0]
     f = np.zeros(n)
     for step in range(1, max_iter + 1):
-        pi = expit(f)
-        sqrt_W = np.sqrt(pi * (1.0 - pi))
-        B = np.eye(n) + sqrt_W[:, None] * K * sqrt_W[None, :]
-        L = linalg.cholesky(B, lower=True, check_finite=False)
-        b = sqrt_W ** 2 * f + (t - pi)
-        a = b - sqrt_W * linalg.cho_solve((L, True), sqrt_W * (K @ b), check_finite=False)
-        f_new = K @ a
+        f_new, a = _newton_step(K, t, f)
         moved = float(np.max(np.abs(f_new - f)))
         f = f_new
         if moved <= tol:

@@ -24,7 +24,22 @@ Two sources of features, both from lecture 6 / 2:
 With all ``n`` points as inducing points the posterior mean is the exact one, and so is the
 variance at the training points; at a new point ``x`` the prior variance of the subset of
 regressors is ``k_m(x)^T K_mm^-1 k_m(x) <= k(x, x)``, so its predictive variance is too
-small away from the inducing points (its known overconfidence).
+small away from the inducing points (its known overconfidence): far from every inducing point
+``k_m(x) -> 0``, and SoR's variance falls to 0 where the exact GP's returns to ``k(x, x)``.
+
+The sparse approximations of Quinonero-Candela and Rasmussen (2005) differ in what they keep
+of ``K``, with ``Q = K_nm K_mm^-1 K_mn``:
+
+* SoR (subset of regressors): ``Q`` everywhere, training and test (the model above);
+* DTC (deterministic training conditional): the same mean and training model, but the test
+  point keeps its exact prior variance: the predictive variance gains
+  ``k(x, x) - q(x, x) >= 0``, one line (``predict(..., variance="dtc")``), at no cost;
+* FITC (fully independent training conditional): also puts ``diag(K - Q)`` back on the
+  training points, as heteroscedastic noise;
+* VFE (Titsias 2009): DTC's predictions, with the parameters and inducing points chosen by a
+  lower bound on the evidence, ``log N(y | 0, Q + sigma^2 I) - tr(K - Q) / (2 sigma^2)``.
+
+All cost ``O(n m^2)`` time and ``O(n m)`` memory against the exact ``O(n^3)`` and ``O(n^2)``.
 """
 from __future__ import annotations
 
@@ -156,10 +171,16 @@ class LowRankGaussianProcess(Regressor):
         self.log_marginal_likelihood_ = low_rank_log_marginal_likelihood(Phi, y, noise)
         return self
 
-    def predict(self, X, return_std=False, with_noise=False):
+    def predict(self, X, return_std=False, with_noise=False, variance="sor"):
         """Posterior mean of ``f`` at the rows of ``X``; with ``return_std`` also its standard
-        deviation (of ``y`` with ``with_noise=True``)."""
+        deviation (of ``y`` with ``with_noise=True``).
+
+        ``variance="sor"``: that of the low-rank model, ``sigma^2 phi^T A^-1 phi``, too small away
+        from the inducing points; ``"dtc"``: plus ``k(x, x) - phi(x)^T phi(x)``, the prior variance
+        the features miss (the deterministic training conditional's predictive variance).
+        """
         check_fitted(self, "weight_mean_")
+        check_choice(variance, "variance", ("sor", "dtc"))
         X = check_X(self, X, reset=False)
         Phi_new = self._features(X)
         mean = Phi_new @ self.weight_mean_
@@ -167,4 +188,6 @@ class LowRankGaussianProcess(Regressor):
             return mean
         V = linalg.solve_triangular(self.L_, Phi_new.T, lower=True, check_finite=False)
         var = self.noise_ * np.einsum("ij,ij->j", V, V)
+        if variance == "dtc":
+            var = var + np.maximum(self.kernel_.diag(X) - np.einsum("ij,ij->i", Phi_new, Phi_new), 0.0)
         return mean, np.sqrt(var + (self.noise_ if with_noise else 0.0))

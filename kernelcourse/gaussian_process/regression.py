@@ -39,15 +39,15 @@ import numpy as np
 from scipy import linalg, optimize, stats
 
 from .._estimator import (Regressor, as_real_targets, check_fitted, check_X, default_kernel)
-from .._validation import (as_2d, as_finite, as_rng, as_vector, check_nonnegative, check_nonnegative_int,
-                           check_positive,
+from .._validation import (as_2d, as_finite, as_rng, as_vector, check_choice, check_nonnegative,
+                           check_nonnegative_int, check_positive,
                            check_positive_int, check_square, check_unit_interval, gram)
 from ..kernels import Kernel
 
 __all__ = ["DEFAULT_JITTER", "cholesky_jittered", "sample_gaussian", "prior_samples", "gp_factor",
            "posterior_mean_var", "posterior_cov", "log_marginal_likelihood",
            "log_marginal_likelihood_gradient", "marginal_likelihood", "Optimum",
-           "maximise_marginal_likelihood", "interval_coverage", "GaussianProcessRegressor"]
+           "data_scaled_starts", "maximise_marginal_likelihood", "interval_coverage", "GaussianProcessRegressor"]
 
 #: the jitter added to the diagonal before sampling, relative to the mean diagonal entry:
 #: numerics (a smooth kernel's K is singular in floating point), not part of the model
@@ -232,13 +232,58 @@ class Optimum:
     converged: bool
 
 
+def data_scaled_starts(kernel, X, y, n_starts, random_state=None, noise=True):
+    """``n_starts`` starting points ``theta`` (log-parameters, then ``log noise`` when ``noise``)
+    drawn log-uniformly in a box set by the data.
+
+    A parameter named ``length_scale`` gets ``[smallest distance, largest distance]`` of the
+    inputs; ``gamma`` the same range through ``gamma = 1 / (2 l^2)``; ``c`` (a signal variance)
+    ``[0.05, 1] var(y)``; the noise ``[0.01, 1] var(y)``. Any other parameter (a period) keeps
+    its given value. Returns an array ``(n_starts, p)``.
+    """
+    if not isinstance(kernel, Kernel):
+        raise TypeError(f"kernel must be a kernelcourse Kernel; got {type(kernel).__name__}")
+    X = as_2d(X, "X")
+    y = as_vector(y, "y", X.shape[0], f"to match X of shape {X.shape}")
+    n_starts = check_positive_int(n_starts, "n_starts")
+    if X.shape[0] < 2:
+        raise ValueError(f"a data-scaled box needs at least 2 inputs; got X with shape {X.shape}")
+    d = np.sqrt(np.maximum(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1), 0.0))
+    d = d[np.triu_indices(len(d), 1)]
+    d = d[d > 0]
+    v = float(np.var(y))
+    if d.size == 0 or v <= 0:
+        raise ValueError(f"a data-scaled box needs distinct inputs and targets that vary; got "
+                         f"{d.size} positive distances and var(y) = {v!r}")
+    lo_l, hi_l = math.log(d.min()), math.log(d.max())
+    boxes = []
+    for name, t in zip(kernel.hyperparameters(), kernel.theta):
+        last = name.split("__")[-1]
+        if last == "length_scale":
+            boxes.append((lo_l, hi_l))
+        elif last == "gamma":
+            boxes.append((-math.log(2.0) - 2 * hi_l, -math.log(2.0) - 2 * lo_l))
+        elif last == "c":
+            boxes.append((math.log(0.05 * v), math.log(v)))
+        else:
+            boxes.append((t, t))
+    if noise:
+        boxes.append((math.log(0.01 * v), math.log(v)))
+    low, high = np.array(boxes).T
+    rng = as_rng(random_state)
+    return low + (high - low) * rng.random((n_starts, len(boxes)))
+
+
 def maximise_marginal_likelihood(kernel, X, y, noise, optimize_noise=True, n_restarts=0,
-                                 bounds=(1e-5, 1e5), random_state=None):
+                                 bounds=(1e-5, 1e5), random_state=None, restart_box="bounds"):
     """Maximise ``log p(y | X)`` over the kernel's log-parameters (and ``log noise``) by L-BFGS-B.
 
     The first run starts at the given parameters, each of the ``n_restarts`` others at a
-    point drawn uniformly in ``log(bounds)``. Returns the list of :class:`Optimum`, best
-    first: the landscape can have several local maxima (8.5), and each is reported.
+    point drawn uniformly in ``log(bounds)`` (``restart_box="bounds"``, as scikit-learn) or in
+    the box of :func:`data_scaled_starts` (``"data"``). Returns the list of :class:`Optimum`,
+    best first: one per run, where L-BFGS-B stopped. That is a local maximum, or a stall on a
+    flat region where the gradient vanishes (a length-scale far outside the inputs'
+    distances, a signal variance near 0): ``converged`` does not tell them apart.
     """
     X = as_2d(X, "X")
     y = as_vector(y, "y", X.shape[0], f"to match X of shape {X.shape}")
@@ -260,10 +305,15 @@ def maximise_marginal_likelihood(kernel, X, y, noise, optimize_noise=True, n_res
             return 1e25, np.zeros_like(t)
         return -value, -(grad if optimize_noise else grad[:p])
 
+    check_choice(restart_box, "restart_box", ("bounds", "data"))
     rng = as_rng(random_state)
     box = [(math.log(low), math.log(high))] * len(start)
-    starts = [np.clip(start, math.log(low), math.log(high))] + [
-        rng.uniform(math.log(low), math.log(high), size=len(start)) for _ in range(n_restarts)]
+    starts = [np.clip(start, math.log(low), math.log(high))]
+    if n_restarts and restart_box == "data":
+        drawn = data_scaled_starts(kernel, X, y, n_restarts, rng, noise=optimize_noise)
+        starts += list(np.clip(drawn, math.log(low), math.log(high)))
+    else:
+        starts += [rng.uniform(math.log(low), math.log(high), size=len(start)) for _ in range(n_restarts)]
     optima = []
     for t0 in starts:
         result = optimize.minimize(negative, t0, jac=True, method="L-BFGS-B", bounds=box)
@@ -312,6 +362,9 @@ class GaussianProcessRegressor(Regressor):
         The box of every parameter while optimising.
     random_state : None, int or Generator
         For the restarts' starting points.
+    restart_box : {"bounds", "data"}, default "bounds"
+        Where the restarts start: log-uniform in ``bounds`` (as scikit-learn), or in the box
+        :func:`data_scaled_starts` sets from the inputs' distances and ``var(y)``.
 
     Attributes
     ----------
@@ -323,7 +376,7 @@ class GaussianProcessRegressor(Regressor):
     """
 
     def __init__(self, kernel=None, noise=0.01, optimizer="lbfgs", optimize_noise=True,
-                 n_restarts_optimizer=0, bounds=(1e-5, 1e5), random_state=None):
+                 n_restarts_optimizer=0, bounds=(1e-5, 1e5), random_state=None, restart_box="bounds"):
         self.kernel = kernel
         self.noise = noise
         self.optimizer = optimizer
@@ -331,6 +384,7 @@ class GaussianProcessRegressor(Regressor):
         self.n_restarts_optimizer = n_restarts_optimizer
         self.bounds = bounds
         self.random_state = random_state
+        self.restart_box = restart_box
 
     def _prior_kernel(self):
         kernel = default_kernel(self.kernel)
@@ -354,7 +408,7 @@ class GaussianProcessRegressor(Regressor):
             n_restarts = check_nonnegative_int(self.n_restarts_optimizer, "n_restarts_optimizer")
             self.optima_ = maximise_marginal_likelihood(
                 kernel, X, y, noise, bool(self.optimize_noise), n_restarts, self.bounds,
-                self.random_state)
+                self.random_state, self.restart_box)
             kernel, noise = self.optima_[0].kernel, self.optima_[0].noise
         self.kernel_, self.noise_ = kernel, noise
         self.L_, self.alpha_ = gp_factor(gram(kernel, X), y, noise)

@@ -8,8 +8,9 @@
   standard deviations of ``f``, three posterior samples and the log marginal likelihood.
   Computation: :func:`posterior_state`.
 * :func:`landscape_widget` (8.5): the log marginal likelihood over
-  ``(log10 length_scale, log10 noise)``, computed once on a grid, with the current point,
-  the optima the optimizer found from several starts, and the fit at the current point.
+  ``(log10 length_scale, log10 noise)`` of seven points drawn as in Rasmussen and Williams'
+  figure 5.5, computed once on a grid, with its two local maxima (each grid maximum refined
+  by L-BFGS), the current point, and the fit at the current point.
   Computation: :func:`landscape_grid`, :func:`landscape_optima`.
 
 Each builder returns an ``ipywidgets.interactive`` whose ``controls`` maps argument names to
@@ -28,23 +29,25 @@ from kernelcourse.kernels import ExpSineSquared, Linear, Matern
 from kernelcourse.widgets import FigureView, interactive_figure
 
 __all__ = ["PRIOR_KERNELS", "prior_kernel", "prior_state", "prior_widget", "gp_data", "posterior_state",
-           "posterior_widget", "landscape_grid", "landscape_optima", "landscape_widget"]
+           "posterior_widget", "two_optima_data", "landscape_grid", "landscape_optima", "landscape_widget"]
 
 _WIDE = {"description_width": "initial"}
 _X_PLOT = np.linspace(-5.0, 5.0, 160)[:, None]
 #: the kernels of the prior widget: the zoo's and two built with + and *
-PRIOR_KERNELS = ("RBF", "Matern 0.5", "Matern 1.5", "Matern 2.5", "periodic", "RBF + linear",
+PRIOR_KERNELS = ("RBF", "Matern 0.5", "Matern 1.5", "Matern 2.5", "periodic", "linear", "RBF + linear",
                  "RBF x periodic")
 
 
 def prior_kernel(name, length_scale, variance):
-    """The kernel ``variance * k`` named in :data:`PRIOR_KERNELS` (RBF is ``Matern(nu=inf)``)."""
+    """The kernel ``variance * k`` named in :data:`PRIOR_KERNELS` (RBF is ``Matern(nu=inf)``; the
+    linear kernel ``0.1 x z`` has no length-scale)."""
     check_choice(name, "name", PRIOR_KERNELS)
     length_scale = check_positive(length_scale, "length_scale")
     variance = check_positive(variance, "variance")
     base = {"RBF": Matern(length_scale, math.inf), "Matern 0.5": Matern(length_scale, 0.5),
             "Matern 1.5": Matern(length_scale, 1.5), "Matern 2.5": Matern(length_scale, 2.5),
             "periodic": ExpSineSquared(length_scale, 2.5),
+            "linear": 0.1 * Linear(),                       # no length-scale: straight lines through 0
             "RBF + linear": Matern(length_scale, math.inf) + 0.1 * Linear(),
             "RBF x periodic": Matern(4.0 * length_scale, math.inf) * ExpSineSquared(1.0, 2.5)}[name]
     return variance * base
@@ -72,18 +75,22 @@ def prior_widget(kernel="RBF", log_length_scale=0.0, variance=1.0):
                                           style=_WIDE),
         "variance": W.FloatSlider(value=variance, min=0.25, max=4.0, step=0.25, description="variance",
                                   continuous_update=False, style=_WIDE)}
-    view = FigureView(1, 1, figsize=(9.0, 4.2))
+    view = FigureView(1, 1, figsize=(8.4, 3.9))
     ax = view.axes
     a = {}
 
     def update(kernel, log_length_scale, variance):
-        state = prior_state(kernel, 10.0 ** log_length_scale, variance)
+        length_scale = round(10.0 ** log_length_scale, 3)      # the slider's value, shown as it reads
+        state = prior_state(kernel, length_scale, variance)
         x = state["x"]
-        if not a:
+        # the axis follows the prior: 3 of its largest standard deviations (one value per variance and kernel)
+        top = float(np.ceil(3.0 * state["std"].max()))
+        full = a.get("top") != top
+        a["top"] = top
+        if "lines" not in a:
             a["lines"] = [ax.plot(x, f, lw=1.2, color=f"C{i}", label="prior samples" if i == 0 else None)[0]
                           for i, f in enumerate(state["F"].T)]
             ax.set_xlim(-5, 5)
-            ax.set_ylim(-8.5, 8.5)
             ax.set_xlabel("x")
             ax.set_ylabel("f(x)")
             a["band"] = _band(ax, x, 0 * x, state["std"], "0.5", "prior mean +- 2 std")
@@ -95,10 +102,12 @@ def prior_widget(kernel="RBF", log_length_scale=0.0, variance=1.0):
         view.forget(a["band"])
         a["band"] = _band(ax, x, 0 * x, state["std"], "0.5", None)
         view.animate(a["band"])
-        a["title"].set_text(f"prior samples: {kernel}, length_scale {10.0 ** log_length_scale:.3g}, "
-                            f"variance {variance:.3g}")
-        view.render()
-        print(f"kernel {state['kernel']!r}; prior standard deviation at x = 0: {state['std'][80]:.3f}")
+        ax.set_ylim(-top, top)
+        scale = "no length-scale" if kernel == "linear" else f"length_scale {length_scale:.3g}"
+        a["title"].set_text(f"prior samples: {kernel}, {scale}, variance {variance:.3g}")
+        view.render(full=full)
+        print(f"{kernel} kernel, {scale}, variance {variance:.3g}: prior standard deviation "
+              f"{state['std'][80]:.3f} at x = 0, {state['std'][-1]:.3f} at x = 5")
         return state
 
     return interactive_figure(update, view, controls)
@@ -112,14 +121,24 @@ def gp_data(n=12, noise=0.1, random_state=0):
     return X, y
 
 
-def posterior_state(X, y, length_scale, noise, n_samples=3):
-    """The RBF GP's posterior on ``[-5, 5]``: mean, standard deviation of ``f``, samples (seed 1)
-    and the log marginal likelihood of the data."""
+def two_optima_data(n=7, random_state=24):
+    """``n`` points uniform on ``[-7.5, 7.5]`` and noisy values of one draw of the GP with the RBF
+    kernel, length-scale 1, signal variance 1 and noise standard deviation 0.1 (the setting of
+    Rasmussen and Williams 2006, figure 5.5): a data set whose evidence has two local maxima."""
+    rng = np.random.default_rng(random_state)
+    X = np.sort(rng.uniform(-7.5, 7.5, n))[:, None]
+    f = gp.sample_gaussian(np.zeros(n), Matern(1.0, math.inf)(X), n_samples=1, random_state=rng)[:, 0]
+    return X, f + 0.1 * rng.standard_normal(n)
+
+
+def posterior_state(X, y, length_scale, noise, n_samples=3, x_plot=_X_PLOT):
+    """The RBF GP's posterior on ``x_plot`` (default ``[-5, 5]``): mean, standard deviation of ``f``,
+    samples (seed 1) and the log marginal likelihood of the data."""
     model = gp.GaussianProcessRegressor(Matern(check_positive(length_scale, "length_scale"), math.inf),
                                         noise=check_positive(noise, "noise"), optimizer=None).fit(X, y)
-    mean, std = model.predict(_X_PLOT, return_std=True)
-    F = model.sample_y(_X_PLOT, n_samples=n_samples, random_state=1)
-    return {"x": _X_PLOT[:, 0], "mean": mean, "std": std, "F": F,
+    mean, std = model.predict(x_plot, return_std=True)
+    F = model.sample_y(x_plot, n_samples=n_samples, random_state=1)
+    return {"x": x_plot[:, 0], "mean": mean, "std": std, "F": F,
             "lml": model.log_marginal_likelihood_, "length_scale": length_scale, "noise": noise}
 
 
@@ -132,11 +151,14 @@ def _draw_posterior(ax, view, a, state, X, y, samples=True):
                                 label="posterior samples" if i == 0 else None)[0]
                         for i, f in enumerate(state["F"].T)] if samples else []
         a["band"] = _band(ax, x, state["mean"], state["std"], "C3", "mean +- 2 std of f")
-        ax.set_xlim(-5, 5)
+        ax.set_xlim(x[0], x[-1])
         ax.set_ylim(-3.5, 3.5)
         ax.set_xlabel("x")
         ax.set_ylabel("f(x)")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=9)
+        if samples:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=9)
+        else:
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, fontsize=9)
         a["title"] = ax.set_title("", fontsize=10)
         view.animate(a["mean"], *a["samples"], a["band"], a["title"])
     a["mean"].set_ydata(state["mean"])
@@ -160,11 +182,11 @@ def posterior_widget(log_length_scale=0.0, log_noise=-1.0):
                                           style=_WIDE),
         "log_noise": W.FloatSlider(value=log_noise, min=-4.0, max=0.5, step=0.25, description="log10 noise",
                                    continuous_update=False, style=_WIDE)}
-    view = FigureView(1, 1, figsize=(9.0, 4.2))
+    view = FigureView(1, 1, figsize=(8.4, 3.9))
     a = {}
 
     def update(log_length_scale, log_noise):
-        state = posterior_state(X, y, 10.0 ** log_length_scale, 10.0 ** log_noise)
+        state = posterior_state(X, y, round(10.0 ** log_length_scale, 3), round(10.0 ** log_noise, 5))
         _draw_posterior(view.axes, view, a, state, X, y)
         view.render()
         print(f"log marginal likelihood {state['lml']:.3f}; largest posterior std of f on [-5, 5]: "
@@ -175,12 +197,13 @@ def posterior_widget(log_length_scale=0.0, log_noise=-1.0):
 
 
 #: the grid of the landscape: log10 length_scale and log10 noise
-LANDSCAPE_L = np.linspace(-1.5, 1.0, 51)
-LANDSCAPE_NOISE = np.linspace(-4.0, 0.5, 46)
+LANDSCAPE_L = np.linspace(-0.6, 1.4, 41)
+LANDSCAPE_NOISE = np.linspace(-3.5, 0.5, 41)
+_X_WIDE = np.linspace(-8.0, 8.0, 160)[:, None]
 
 
 def landscape_grid(X, y, log_l=LANDSCAPE_L, log_noise=LANDSCAPE_NOISE):
-    """``log p(y | X)`` of the RBF GP on the grid, shape ``(len(log_noise), len(log_l))``.
+    """``log p(y | X)`` of the RBF GP (signal variance 1) on the grid, shape ``(len(log_noise), len(log_l))``.
 
     One eigendecomposition ``K = U diag(s) U^T`` per length-scale serves every noise:
     ``K + noise I = U diag(s + noise) U^T``, so ``log p = -1/2 sum_k (U^T y)_k^2 / (s_k + noise)
@@ -197,11 +220,13 @@ def landscape_grid(X, y, log_l=LANDSCAPE_L, log_noise=LANDSCAPE_NOISE):
     return Z
 
 
-def landscape_optima(X, y, starts=((-1.2, -3.5), (0.7, -0.3), (-0.5, -1.0))):
-    """Maximise the log marginal likelihood from each start ``(log10 l, log10 noise)``; the distinct
-    optima as ``(log10 l, log10 noise, value)``, best first."""
+def landscape_optima(X, y, Z=None):
+    """The local maxima of the log marginal likelihood over ``(length_scale, noise)``, signal variance 1:
+    each interior maximum of the grid, refined by L-BFGS from there; the distinct ones as
+    ``(log10 l, log10 noise, value)``, best first."""
+    Z = landscape_grid(X, y) if Z is None else Z
     found = []
-    for ll, ln in starts:
+    for ll, ln, _ in gp.grid_local_maxima(Z, LANDSCAPE_L, LANDSCAPE_NOISE):
         best = gp.maximise_marginal_likelihood(Matern(10.0 ** ll, math.inf), X, y, 10.0 ** ln,
                                                bounds=(1e-4, 1e2))[0]
         point = (math.log10(best.kernel.length_scale), math.log10(best.noise), best.log_marginal_likelihood)
@@ -210,43 +235,50 @@ def landscape_optima(X, y, starts=((-1.2, -3.5), (0.7, -0.3), (-0.5, -1.0))):
     return sorted(found, key=lambda p: -p[2])
 
 
-def landscape_widget(log_length_scale=0.0, log_noise=-1.0):
-    """Widget: the marginal likelihood landscape with the current point and the optima, and the fit there."""
+def landscape_widget(log_length_scale=0.0, log_noise=-2.0):
+    """Widget: the marginal likelihood landscape of :func:`two_optima_data`, with its two optima and
+    the current point, and the fit there."""
     import ipywidgets as W
 
-    X, y = gp_data()
+    X, y = two_optima_data()
     Z = landscape_grid(X, y)
-    optima = landscape_optima(X, y)
+    optima = landscape_optima(X, y, Z)
     controls = {
-        "log_length_scale": W.FloatSlider(value=log_length_scale, min=-1.5, max=1.0, step=0.1,
+        "log_length_scale": W.FloatSlider(value=log_length_scale, min=-0.6, max=1.4, step=0.1,
                                           description="log10 length_scale", continuous_update=False,
                                           style=_WIDE),
-        "log_noise": W.FloatSlider(value=log_noise, min=-4.0, max=0.5, step=0.25, description="log10 noise",
+        "log_noise": W.FloatSlider(value=log_noise, min=-3.5, max=0.5, step=0.25, description="log10 noise",
                                    continuous_update=False, style=_WIDE)}
-    view = FigureView(1, 2, figsize=(13.0, 4.4))
+    view = FigureView(1, 2, figsize=(8.4, 3.9))
     left, right = view.axes
-    levels = np.sort(np.max(Z) - np.array([0.5, 1.5, 3, 6, 12, 25, 50, 100, 200]))
+    # contours below the top, and two close under the second maximum so that its own hill shows
+    below_second = [optima[1][2] - 0.3, optima[1][2] - 1.0] if len(optima) > 1 else []
+    levels = np.unique(np.round(np.concatenate([np.max(Z) - np.array([0.5, 1.5, 6, 12, 25, 50]), below_second]), 2))
     contours = left.contour(LANDSCAPE_L, LANDSCAPE_NOISE, Z, levels=levels, cmap="viridis", linewidths=1)
     left.clabel(contours, fontsize=9, fmt="%.0f")
     for k, (ll, ln, value) in enumerate(optima):
-        left.plot([ll], [ln], marker="*", ms=15, color="C1" if k == 0 else "C2", ls="none",
-                  label=f"{'global' if k == 0 else 'local'} optimum, {value:.2f}", zorder=4)
+        left.plot([ll], [ln], marker="*", ms=14, color="C1" if k == 0 else "C2", ls="none",
+                  label=f"{'global' if k == 0 else 'local'} max. {value:.2f}", zorder=4)
     left.set_xlabel("log10 length_scale")
     left.set_ylabel("log10 noise")
+    # room for the current point's marker at every slider value: it is never cut at the edge
+    left.set_xlim(LANDSCAPE_L[0] - 0.08, LANDSCAPE_L[-1] + 0.08)
+    left.set_ylim(LANDSCAPE_NOISE[0] - 0.15, LANDSCAPE_NOISE[-1] + 0.15)
     a = {}
 
     def update(log_length_scale, log_noise):
-        state = posterior_state(X, y, 10.0 ** log_length_scale, 10.0 ** log_noise, n_samples=1)
+        state = posterior_state(X, y, round(10.0 ** log_length_scale, 3), round(10.0 ** log_noise, 5),
+                                n_samples=1, x_plot=_X_WIDE)
         if "point" not in a:
             a["point"] = left.plot([log_length_scale], [log_noise], "o", ms=9, color="C3", mec="k",
-                                   label="current point", zorder=5)[0]
-            left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize=9)
-            left.set_title("log p(y | X) over the grid", fontsize=10)
+                                   label="current", zorder=5)[0]
+            left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=9)
+            left.set_title("log p(y | X), signal variance 1", fontsize=10)
             view.animate(a["point"])
         a["point"].set_data([log_length_scale], [log_noise])
         _draw_posterior(right, view, a.setdefault("fit", {}), state, X, y, samples=False)
         view.render()
-        print(f"log p(y|X) = {state['lml']:.3f} here; the optima: "
+        print(f"log p(y|X) = {state['lml']:.3f} here; the local maxima: "
               + "; ".join(f"l = {10 ** p[0]:.3g}, noise = {10 ** p[1]:.3g} ({p[2]:.2f})" for p in optima))
         return state
 

@@ -21,6 +21,9 @@ ex8.q5        ridge_lambda                2     parameter   8.3 the posterior me
 ex8.q6        log_det                     3     fix         8.5 log det without det
 ex8.q7        predictive_probability      2     derive      8.7 sigma averaged over the latent law
 ex8.q8        gp_true_or_false            2     choice      8.1-8.8 seven statements
+ex8.q9        evidence_gradient           3     derive      8.5 d log p / d log length_scale
+ex8.q10       newton_step                 3     derive      8.7 one Newton step of the Laplace mode
+ex8.q11       inducing_variance           3     fix         8.8 the SoR variance repaired (DTC)
 ============  ==========================  ====  ==========  ==========================================
 """
 from __future__ import annotations
@@ -28,5 +31,6 @@ from __future__ import annotations
 from .checkpoints import CP1, CP2
 from .posterior import Q1, Q2, Q3, Q4, Q5
 from .evidence import Q6, Q7, Q8
+from .approximations import Q9, Q10, Q11
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8]
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9, Q10, Q11]

@@ -109,6 +109,11 @@ def _fixed_evidence():
     X = np.linspace(-120, 120, 120)[:, None]
     y = np.round(3000 * np.sin(X[:, 0] / 3) + rng.standard_normal(120), 3)
     cases.append(_evidence_case(X, y, 1e7 * RBF(0.5), 1.0, "120 points, signal variance 1e7"))
+    # four points far apart: K is nearly 2 I, so K - sigma^2 I is positive definite as well, and
+    # a sign slip on the noise gives a number, not an error
+    X = np.array([[-4.5], [-1.0], [2.5], [6.0]])
+    cases.append(_evidence_case(X, np.array([1.2, -0.7, 0.4, 2.1]), 2.0 * Matern(0.6, 2.5), 0.3,
+                                "4 points far apart, noise 0.3"))
     return cases
 
 

@@ -117,7 +117,9 @@ Q7 = Question(
     points=2, kind="derive", section="8.7", reference=_reference_probability, cases=_cases_probability,
     fixed_cases=lambda: [Case((np.array([2.0, -1.0, 0.5, 0.0, 3.0]), np.array([4.0, 0.25, 6.0, 2.0, 0.0])),
                               label="five points, one with mean 0 and one with variance 0"),
-                         Case((np.array([1.5, -2.5]), np.array([5.0, 0.5])), label="two points")],
+                         Case((np.array([1.5, -2.5]), np.array([5.0, 0.5])), label="two points"),
+                         Case((np.array([0.5, 2.0, 1.0]), np.array([3.0, 0.2, 1.5])),
+                              label="three points, positive means")],
     rtol=1e-6, atol=1e-9, forbidden=(GP + "probit_average", GP + "GaussianProcessClassifier",
                                      GP + "laplace_latent", GP + "laplace_mode"),
     diagnoses=[
@@ -162,7 +164,8 @@ Q8 = Question(
         "rkhs": ("samples in the RKHS", "the norms of growing truncations of a sample path grow without "
                  "bound: the samples are rougher than every function of the RKHS"),
         "optima": ("one maximum", "a short length-scale with little noise and a long one with much "
-                   "noise can both explain the data: the landscape has several optima"),
+                   "noise can both explain the data: 8.5's seven points have two genuine local maxima "
+                   "(zero gradient, negative definite Hessian), not only stalls on flat regions"),
         "coverage": ("60 % is too wide", "intervals that hold fewer points than their level are too "
                      "narrow: the model is overconfident"),
         "inducing": ("inducing points overstate", "its prior variance k_m(x)^T K_mm^-1 k_m(x) falls to 0 "
