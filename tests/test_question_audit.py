@@ -16,10 +16,7 @@ QUESTIONS = all_questions()
 
 #: known survivors, by question, with the owner who is fixing them. The coordinator empties
 #: this list as their branches merge; a question listed here that reaches 0 passes anyway.
-KNOWN_SURVIVORS = {
-    "ex9.q5": "w43b, lecture 9 (the spread factor 3 -> 0.5 of the witness)",
-    "ex9.q8": "w43b, lecture 9 (n_tests / floor(...), B - 1, B + 2)",
-}
+KNOWN_SURVIVORS: dict = {}
 
 #: audited in the quick loop (each well under a second): a count, a predicted number, a choice
 QUICK = ("ex1.q2", "ex1.q10", "ex3.q12")
