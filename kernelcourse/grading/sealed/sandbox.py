@@ -188,6 +188,10 @@ class Sandbox:
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
+        # each submission's own /tmp would hide these: it binds them again (namespaces)
+        under = [r for r in self.roots if r.startswith(SCRATCH.rstrip("/") + "/")]
+        if under:
+            env["KERNELCOURSE_ROOTS_UNDER_TMP"] = os.pathsep.join(under)
         for key, value in env.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]
