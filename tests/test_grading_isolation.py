@@ -24,6 +24,8 @@ The attacks:
 * ``i_long_name``: a 198,012-character module name in an ``if`` that never runs (the
   grader's reading is linear: the cell is refused by its dotted name's parts);
 * ``j_sockets``: holds socket buffers (kernel memory no memory cap counts) as far as it can;
+* ``j_socket_children``: 24 children of an answer hold socket pairs filled both ways (trying
+  4 MiB buffers): their buffers count against the cap, which stops them;
 * ``k_honest_idioms``: ``display(...)``, a function defined under ``if __name__ ==
   "__main__":`` (true in Jupyter) and ``multiprocessing`` (a pool, a lock and a queue, whose
   semaphores live in ``/dev/shm``) score;
@@ -255,6 +257,41 @@ if os.path.exists("/proc/self/autogroup"):
 assert os.listdir("/proc/1") == [], "the worker's /proc entry shows"
 """
 
+# issue 41: children of an answer each hold as many socket pairs as their descriptors allow,
+# trying 4 MiB buffers first, both directions filled: socket buffers of about 2 GB uncounted
+# before; now each socket's buffers stay at their default and count against the cap, so the
+# tree is stopped (right only if it was not)
+SOCKET_CHILDREN = """
+import os, socket, time
+children = []
+for _ in range(24):
+    pid = os.fork()
+    if pid == 0:
+        keep = []
+        try:
+            while True:
+                a, b = socket.socketpair()
+                keep.append((a, b))
+                for s in (a, b):
+                    try:
+                        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+                    except OSError:
+                        pass
+                    s.setblocking(False)
+                    try:
+                        while True:
+                            s.send(b"x" * 65536)
+                    except OSError:
+                        pass
+        except OSError:
+            pass
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+"""
+
 
 def _files(folder: Path) -> dict:
     """The submissions, graded in name order; each name -> (total, {question: text})."""
@@ -292,6 +329,8 @@ def _files(folder: Path) -> dict:
                                       "def all_subsets_dim(d):\n    return 2 ** d\n"), FULL,
         {"ex1.q2": "passed all"})
     put("j_sockets", notebook(q2=prefixed("ex1.q2", SOCKETS)), None)
+    put("j_socket_children", notebook(q2=prefixed("ex1.q2", SOCKET_CHILDREN)), FULL - 1,
+        {"ex1.q2": "memory"})
     put("k_honest_idioms", notebook(q2="""
         import os
         display("the answer follows")
