@@ -59,9 +59,14 @@ def watch(root_pid: int, cap: int, most: int, usage_file: str | None = None) -> 
         pass
     while True:
         time.sleep(0.1)
-        tree = _process_tree(root_pid)
-        if not tree:
-            return
+        if usage_file:  # the cgroup lists its processes: no scan of every process here
+            if not os.path.exists(f"/proc/{root_pid}"):
+                return
+            tree = _cgroup_processes(usage_file)
+        else:
+            tree = _process_tree(root_pid)
+            if not tree:
+                return
         if usage_file:
             try:
                 used = int(Path(usage_file).read_text())
@@ -82,6 +87,15 @@ def watch(root_pid: int, cap: int, most: int, usage_file: str | None = None) -> 
                     os.kill(pid, signal.SIGKILL)
                 except OSError:
                     pass
+
+
+def _cgroup_processes(usage_file: str) -> list[int]:
+    """The processes of the cgroup whose ``memory.usage_in_bytes`` is ``usage_file``."""
+    try:
+        return [int(pid) for pid in
+                (Path(usage_file).parent / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
 
 
 def kernel_buffers(tree: list[int]) -> int:
