@@ -23,7 +23,7 @@ The attacks:
   transformation run sealed under the answer's time limit);
 * ``i_long_name``: a 198,012-character module name in an ``if`` that never runs (the
   grader's reading is linear: the cell is refused by its dotted name's parts);
-* ``j_sockets``: holds socket buffers (kernel memory no memory cap counts) as far as it can;
+* ``j_sockets``: holds socket buffers as far as its descriptors let it (they count against the cap);
 * ``j_socket_children``: 24 children of an answer hold socket pairs filled both ways (trying
   4 MiB buffers): their buffers count against the cap, which stops them;
 * ``k_honest_idioms``: ``display(...)``, a function defined under ``if __name__ ==
