@@ -102,7 +102,10 @@ def kernel_buffers(tree: list[int]) -> int:
     """The bytes the tree's sockets and pipes may hold in the kernel: the queues of its TCP
     and UDP sockets as the kernel shows them (twice the bytes queued: each buffer's
     bookkeeping), each Unix (or other) socket at :data:`UNIX_SOCKET_BYTES` and each pipe at
-    :data:`PIPE_BYTES`; a socket or pipe that several processes hold counts once."""
+    :data:`PIPE_BYTES`; a socket or pipe that several processes hold counts once. The
+    sockets are those the tree's processes hold (where this process may list their
+    descriptors: as root) and every socket of a network namespace of the tree's own (the
+    sandbox's: all of it is the tree's, and its tables are readable by any user)."""
     sockets, pipes = set(), set()
     for pid in tree:
         try:
@@ -118,27 +121,35 @@ def kernel_buffers(tree: list[int]) -> int:
                 sockets.add(link[8:-1])
             elif link.startswith("pipe:["):
                 pipes.add(link[6:-1])
-    if not sockets and not pipes:
-        return 0
-    queued, inet, spaces = 0, set(), {}
-    for pid in tree:  # one process per network namespace (the sandbox has its own)
+    try:
+        here = os.readlink("/proc/self/ns/net")
+    except OSError:
+        here = ""
+    spaces = {}
+    for pid in tree:  # one process per network namespace
         try:
             spaces.setdefault(os.readlink(f"/proc/{pid}/ns/net"), pid)
         except OSError:
             continue
-    for pid in spaces.values():
-        lines = []
-        for table in ("tcp", "tcp6", "udp", "udp6"):
+    queued, inet = 0, set()
+    for space, pid in spaces.items():
+        own = space != here  # the sandbox's: every socket in it is the tree's
+        for table in ("tcp", "tcp6", "udp", "udp6", "unix"):
             try:
-                lines += Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+                lines = Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
             except OSError:
                 continue
-        for line in lines:
-            fields = line.split()
-            if len(fields) > 9 and fields[9] in sockets:
-                tx, _, rx = fields[4].partition(":")
-                queued += 2 * (int(tx, 16) + int(rx, 16))
-                inet.add(fields[9])
+            for line in lines:
+                fields = line.split()
+                if table == "unix":
+                    if own and len(fields) > 6:
+                        sockets.add(fields[6])
+                    continue
+                if len(fields) > 9 and (own or fields[9] in sockets):
+                    tx, _, rx = fields[4].partition(":")
+                    queued += 2 * (int(tx, 16) + int(rx, 16))
+                    inet.add(fields[9])
+                    sockets.add(fields[9])
     return queued + (len(sockets) - len(inet)) * UNIX_SOCKET_BYTES + len(pipes) * PIPE_BYTES
 
 
