@@ -49,6 +49,12 @@ UNIX_SOCKET_BYTES = 2 * _sysctl("net/core/wmem_default", 212992) + 65536
 PIPE_BYTES = 16 * PAGE + 4096
 
 
+#: under a cgroup v1, the kernel buffers below which the cgroup's own cap is left to act (an
+#: honest answer's pipes and sockets hold a few megabytes; a page cache at the cgroup's limit
+#: plus them must not stop it)
+V1_KERNEL_SLACK = 32 * 1024 * 1024
+
+
 def watch(root_pid: int, cap: int, most: int, usage_file: str | None = None) -> None:
     """The loop (see the module's text)."""
     try:  # die with the grader
@@ -76,8 +82,11 @@ def watch(root_pid: int, cap: int, most: int, usage_file: str | None = None) -> 
             used = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
             for pid in tree:
                 used += _memory_of(pid)
-        used += kernel_buffers(tree)
-        if used > cap or len(tree) > most:
+        kernel = kernel_buffers(tree)
+        # under a cgroup v1, which caps the rest itself (its own OOM killer stops one process
+        # at its limit), only a tree whose kernel buffers make a real part of it is stopped
+        over = used + kernel > cap and (not usage_file or kernel > V1_KERNEL_SLACK)
+        if over or len(tree) > most:
             try:  # told first: the grader sees it by the time it sees the tree die
                 os.write(1, b"!")
             except OSError:
