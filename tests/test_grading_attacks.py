@@ -1011,6 +1011,52 @@ def test_static_uses_raises_no_false_alarm(source):
     assert static_uses(source, forbidden) == []
 
 
+LONG_NAME = "kernelcourse." + ".".join(f"m{i % 10}" for i in range(66_000))  # 198,012 chars
+
+
+@pytest.mark.parametrize("source", [
+    f"if False:\n    import {LONG_NAME}\n",
+    f"if False:\n    from {LONG_NAME} import x\n",
+    f"import importlib\nimportlib.import_module({LONG_NAME!r})\n",
+    "__import__('kernelcourse." + "a" * 100_000 + "', fromlist=[" + "'b'," * 20_000 + "])\n",
+    "import kernelcourse as k\na = k.kernels\n" + "\n".join(f"a.x{i}" for i in range(20_000)),
+    "import kernelcourse as k\nx = k.kernels" + ".f().g" * 30_000 + "\n",
+])
+def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
+    """Issue 41: every name the static check follows is cut to at most MAX_NAME_PARTS parts
+    and MAX_NAME_CHARS characters, and each is walked once, part by part (a 1,391-character
+    module name once cost seconds, 200,000 characters minutes): the work is counted, not
+    timed. A cell with a dotted name longer than Python's parser reads in linear time is not
+    graded at all (``cell_problem``)."""
+    from kernelcourse.grading import intake, shortcuts
+    walked = []
+    real_walk = shortcuts._walk
+    monkeypatch.setattr(shortcuts, "_walk", lambda name, cache=None: (
+        walked.append(name), real_walk(name, cache))[1])
+    forbidden = shortcuts.forbidden_objects(["kernelcourse.features.all_subsets_map"])
+    if LONG_NAME in source:
+        assert "dotted name of 66,001 parts, over the limit of 100" in intake.cell_problem(source)
+        if "import " + LONG_NAME in source or "from " + LONG_NAME in source:
+            return  # never parsed by the grader (Python's parser: time quadratic in its parts)
+    else:
+        assert intake.cell_problem(source) == ""
+    assert shortcuts.static_uses(source, forbidden) == []
+    assert walked and len(walked) <= source.count("\n") + 2 * source.count("(") + 10
+    assert max(len(n) for n in walked) <= shortcuts.MAX_NAME_CHARS
+    assert max(n.count(".") + 1 for n in walked) <= shortcuts.MAX_NAME_PARTS
+
+
+def test_names_cut_to_their_bound_still_find_the_shortcut():
+    from kernelcourse.grading.shortcuts import (MAX_NAME_CHARS, _bounded, forbidden_objects,
+                                                static_uses)
+    forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
+    tail = ".x" * 500  # past the bound (a chain much deeper: Python's ast refuses it)
+    source = f"import kernelcourse.features\nkernelcourse.features.all_subsets_map{tail}\n"
+    assert static_uses(source, forbidden) == ["kernelcourse.features.all_subsets_map"]
+    assert _bounded("a." + "b" * 1000) == "a" and len(_bounded("a.bb" * 500)) <= MAX_NAME_CHARS
+    assert _bounded("kernelcourse.kernels.RBF") == "kernelcourse.kernels.RBF"
+
+
 def test_read_submission_refuses_a_fifo_without_blocking(tmp_path):
     from kernelcourse.grading.grader import NotebookError, read_submission
     os.mkfifo(tmp_path / "x.ipynb")
@@ -1039,6 +1085,13 @@ def test_answer_cells_are_found_as_ipython_sees_them():
     black = "y = (1\n     != 2)\nz = (7\n     % 3)\n"
     assert python_source(black) == black
     assert "get_ipython().system('ls')" in python_source("!ls\nx = 1\n")
+    # issue 41: a magic's or shell line's value assigned, as a notebook accepts it
+    assert python_source("_t = %timeit -o f()\n_ = %time f()\nfiles = !ls\n") == (
+        "_t = get_ipython().run_line_magic('timeit', '-o f()')\n"
+        "_ = get_ipython().run_line_magic('time', 'f()')\nfiles = get_ipython().getoutput('ls')\n")
+    from kernelcourse.grading.intake import static_source
+    assert static_source("_t = %timeit -o f()\nprint('a=%d' % 1)\n") == \
+        "_t = None\nprint('a=%d' % 1)\n"
     v3 = {"nbformat": 3, "worksheets": [{"cells": [
         {"cell_type": "code", "input": "# ANSWER a\nx = 1\n"},
         {"cell_type": "markdown", "source": "text"}]}]}

@@ -21,10 +21,17 @@ The attacks:
   lines in one cell), ``i_magic_lines`` (600 magic lines in one cell): the grader's own
   reading of them is linear (caps on a cell's size and its magic lines, IPython's
   transformation run sealed under the answer's time limit);
-* ``j_sockets``: holds socket buffers (kernel memory no memory cap counts) as far as it can;
+* ``i_long_name``: a 198,012-character module name in an ``if`` that never runs (the
+  grader's reading is linear: the cell is refused by its dotted name's parts);
+* ``j_sockets``: holds socket buffers as far as its descriptors let it (they count against the cap);
+* ``j_socket_children``: 24 children of an answer hold socket pairs filled both ways (trying
+  4 MiB buffers): their buffers count against the cap, which stops them;
 * ``k_honest_idioms``: ``display(...)``, a function defined under ``if __name__ ==
   "__main__":`` (true in Jupyter) and ``multiprocessing`` (a pool, a lock and a queue, whose
   semaphores live in ``/dev/shm``) score;
+* ``m_proc_writer``, ``n_proc_reader``: what one answer writes in ``/proc``
+  (``oom_score_adj``, the autogroup's nice value, of PID 1 and of itself) is not seen by the
+  next submission, and the worker's ``/proc`` entry shows nothing;
 * ``l_route_functional_gd``: ex1.q4 answered by lecture 5's functional gradient descent on the
   bilinear kernel, a route to its reference, scores 0 for it.
 """
@@ -39,7 +46,7 @@ from pathlib import Path
 
 import pytest
 
-from test_grading_attacks import ANSWERS, FULL, notebook, prefixed, raw_cells
+from test_grading_attacks import ANSWERS, FULL, LONG_NAME, notebook, prefixed, raw_cells
 
 MARK = f"mark-{os.getpid()}-honest-comment"
 
@@ -227,6 +234,64 @@ except OSError:
 assert held < 300 * 2 ** 20, held    # right only while it held less than 300 MB
 """
 
+# issue 41: what an answer writes in /proc stays with its own submission
+PROC_WRITER = """
+import os
+for path, value in (("/proc/1/oom_score_adj", "1000"), ("/proc/self/oom_score_adj", "1000"),
+                    ("/proc/1/autogroup", "19"), ("/proc/self/autogroup", "19")):
+    try:
+        with open(path, "w") as f:
+            f.write(value)
+    except OSError:
+        pass
+"""
+
+# ... and nothing of the worker (PID 1 of the sandbox, which makes every submission's process)
+PROC_READER = """
+import os
+with open("/proc/self/oom_score_adj") as f:
+    assert f.read().strip() != "1000", "oom_score_adj of another submission"
+if os.path.exists("/proc/self/autogroup"):
+    with open("/proc/self/autogroup") as f:
+        assert f.read().split()[-1] != "19", "autogroup nice of another submission"
+assert os.listdir("/proc/1") == [], "the worker's /proc entry shows"
+"""
+
+# issue 41: children of an answer each hold as many socket pairs as their descriptors allow,
+# trying 4 MiB buffers first, both directions filled: socket buffers of about 2 GB uncounted
+# before; now each socket's buffers stay at their default and count against the cap, so the
+# tree is stopped (right only if it was not)
+SOCKET_CHILDREN = """
+import os, socket, time
+children = []
+for _ in range(24):
+    pid = os.fork()
+    if pid == 0:
+        keep = []
+        try:
+            while True:
+                a, b = socket.socketpair()
+                keep.append((a, b))
+                for s in (a, b):
+                    try:
+                        s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+                    except OSError:
+                        pass
+                    s.setblocking(False)
+                    try:
+                        while True:
+                            s.send(b"x" * 65536)
+                    except OSError:
+                        pass
+        except OSError:
+            pass
+        time.sleep(3)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+"""
+
 
 def _files(folder: Path) -> dict:
     """The submissions, graded in name order; each name -> (total, {question: text})."""
@@ -254,7 +319,18 @@ def _files(folder: Path) -> dict:
     put("i_some_magics", notebook(q2="%time x = 1\n" * 40 + "!echo hi\n"
                                   "def all_subsets_dim(d):\n    return 2 ** d\n"), FULL,
         {"ex1.q2": "passed all"})
+    # issue 41: a 198,012-character module name that never runs: the grader reads the cell in
+    # linear time and refuses it (Python's parser would take time quadratic in its parts)
+    put("i_long_name", notebook(q2=prefixed("ex1.q2", f"if False:\n    import {LONG_NAME}")),
+        FULL - 1, {"ex1.q2": "dotted name of 66,001 parts, over the limit of 100"})
+    # issue 41: magics whose value is assigned, as a notebook accepts them
+    put("i_assigned_magics", notebook(q2="_t = %timeit -o -n 1 -r 1 sum([1])\n"
+                                      "_ = %time sum([2])\nfiles = !ls\n"
+                                      "def all_subsets_dim(d):\n    return 2 ** d\n"), FULL,
+        {"ex1.q2": "passed all"})
     put("j_sockets", notebook(q2=prefixed("ex1.q2", SOCKETS)), None)
+    put("j_socket_children", notebook(q2=prefixed("ex1.q2", SOCKET_CHILDREN)), FULL - 1,
+        {"ex1.q2": "memory"})
     put("k_honest_idioms", notebook(q2="""
         import os
         display("the answer follows")
@@ -289,6 +365,9 @@ def _files(folder: Path) -> dict:
             f, _ = getattr(rkhs, "functional_gradient" + "_descent")(loss, start, step, n_steps)
             return f.alpha
         """), FULL - 3, {"ex1.q4": "uses the course's reference implementation of"})
+    put("m_proc_writer", notebook(q2=prefixed("ex1.q2", PROC_WRITER)), FULL)
+    put("n_proc_reader", notebook(q2=prefixed("ex1.q2", PROC_READER)), FULL,
+        {"ex1.q2": "passed all"})
     put("z_honest", honest("z_honest"), FULL)
     return want
 
@@ -358,9 +437,7 @@ def capped_run():
 @pytest.fixture(scope="module")
 def watchdog_run():
     """The same submissions under the watchdog (no cgroup), as a user without root."""
-    probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                            sys.executable, "-c", "import kernelcourse"], capture_output=True)
-    user = "nobody" if os.getuid() == 0 and probe.returncode == 0 else None
+    user = _nobody_or_none()
     run = _run(env={"KERNELCOURSE_MEMORY_CAP": "watchdog"}, as_user=user)
     run["user"] = user
     return run
@@ -597,12 +674,19 @@ def forking(tag: str) -> dict:
 
 
 def _nobody_or_none():
-    """``"nobody"`` when this test runs as root and can drop to that user, else None."""
+    """``"nobody"`` when this test runs as root and can drop to that user, else None (not
+    root). As root in a checkout or environment ``nobody`` cannot read (a clone under /root,
+    a ``mktemp -d`` folder), the test cannot play an unprivileged grader: skipped, saying so."""
     if os.getuid() != 0:
         return None
     probe = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                            sys.executable, "-c", "import kernelcourse"], capture_output=True)
-    return "nobody" if probe.returncode == 0 else None
+                            sys.executable, "-c", "import kernelcourse"], capture_output=True,
+                           text=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot play a grader without root here: user nobody cannot import this "
+                    f"checkout's kernelcourse with {sys.executable} (a folder only root can "
+                    f"enter?): {' '.join(probe.stderr.split())[-200:]}")
+    return "nobody"
 
 
 @pytest.mark.slow
@@ -663,5 +747,62 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap,
             assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
         # the spinners' own cell fails (ex1.q1: 0 of 3), its other answers are right
         assert rows["a_spinners.ipynb"]["total"] == FULL - 3, rows["a_spinners.ipynb"]["details"]
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_an_environment_under_tmp_is_seen_by_every_answer(tmp_path):
+    """Issue 41: the course's environment may live under /tmp (a virtual environment or a CI
+    checkout there), which each submission's own /tmp would hide: the grader binds it again,
+    read-only. A virtual environment made under /tmp (on this interpreter, with this
+    checkout's environment added to it) holds a module of its own; answers graded with that
+    environment's Python import it and cannot write there. Honest students before and
+    after; exact scores."""
+    base = Path(tempfile.mkdtemp(prefix="kc-venv-", dir="/tmp"))
+    try:
+        venv = base / "venv"
+        made = subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)],
+                              capture_output=True, text=True)
+        if made.returncode != 0:
+            pytest.skip(f"cannot make a virtual environment here: {made.stderr[-300:]}")
+        python = venv / "bin" / "python"
+        site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig."
+                                    "get_paths()['purelib'])"], capture_output=True, text=True,
+                                   check=True).stdout.strip())
+        ours = [p for p in sys.path if p.endswith("site-packages") and os.path.isdir(p)]
+        (site / "kc_course_env.pth").write_text(
+            "".join(f"import site; site.addsitedir({p!r})\n" for p in ours))
+        (site / "kc_under_tmp.py").write_text("TWO = 2\n")
+        folder, out, home = base / "sub", base / "out", base / "home"
+        for p in (folder, out, home):
+            p.mkdir()
+        (folder / "a_honest.ipynb").write_text(json.dumps(honest("a")))
+        (folder / "b_env.ipynb").write_text(json.dumps(notebook(q2="""
+            import os
+            import kc_under_tmp
+            try:
+                open(kc_under_tmp.__file__ + ".x", "w")
+                WROTE = True
+            except OSError:
+                WROTE = False
+
+            def all_subsets_dim(d):
+                return kc_under_tmp.TWO ** d if not WROTE else -1
+            """)))
+        (folder / "c_honest.ipynb").write_text(json.dumps(honest("c")))
+        env = {**os.environ, "HOME": str(home)}
+        env.pop("PYTHONPATH", None)
+        result = subprocess.run([str(python), "-m", "kernelcourse", "grade", str(folder),
+                                 "--output", str(out), "--questions", "ex1", "--jobs", "1",
+                                 "--no-progress"], capture_output=True, text=True,
+                                timeout=1500, cwd=out, env=env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        rows = {Path(s["file"]).name: s
+                for s in json.loads((out / "gradebook.json").read_text())["submissions"]}
+        for name in ("a_honest", "b_env", "c_honest"):
+            assert rows[f"{name}.ipynb"]["total"] == FULL, rows[f"{name}.ipynb"]["details"]
+        assert "passed all" in rows["b_env.ipynb"]["details"]["ex1.q2"]
+        assert not (site / "kc_under_tmp.py.x").exists()
     finally:
         shutil.rmtree(base, ignore_errors=True)

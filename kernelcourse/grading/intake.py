@@ -27,7 +27,7 @@ from pathlib import Path
 
 __all__ = ["NotebookError", "read_submission", "read_notebook", "bounded_json", "answer_cells",
            "find_notebooks", "clean_text", "python_source", "static_source", "cell_problem",
-           "MAX_CELL_CHARS", "MAX_MAGIC_LINES", "name_problem"]
+           "MAX_CELL_CHARS", "MAX_MAGIC_LINES", "MAX_NAME_PARTS", "name_problem"]
 
 ANSWER_LINE = re.compile(r"^#\s*ANSWER\s+(\S+)\s*$")
 
@@ -216,23 +216,38 @@ def answer_cells(nb: dict) -> dict[str, str]:
     return found
 
 
-# a line IPython may transform: a magic, a shell escape, help (``?``) or an auto-call; ``[ \t]``
-# rather than ``\s``, which would run on over the following blank lines from every line start
-# (quadratic on 400,000 blank lines)
-_MAYBE_IPYTHON = re.compile(r"^[ \t]*[%!?/,;]|\?[ \t]*$", re.MULTILINE)
-_MAGIC_LINE = re.compile(r"^[ \t]*[%!?/,;]", re.MULTILINE)
+# a line IPython may transform: a magic, a shell escape, help (``?``), an auto-call, or a
+# magic or shell line whose value is assigned (``_t = %timeit -o f()``, ``files = !ls``);
+# ``[ \t]`` rather than ``\s``, which would run on over the following blank lines from every
+# line start (quadratic on 400,000 blank lines)
+_MAYBE_IPYTHON = re.compile(r"^[ \t]*[%!?/,;]|\?[ \t]*$|=[ \t]*[%!](?!=)", re.MULTILINE)
+_MAGIC_LINE = re.compile(r"^[ \t]*[%!?/,;]|=[ \t]*[%!](?!=)", re.MULTILINE)
 _MAGIC_TO_PASS = re.compile(r"^([ \t]*)[%!](?!=).*$", re.MULTILINE)
+# an assignment of a magic's or shell line's value, as IPython reads one (targets: names,
+# attributes, subscripts, tuples); one pass from each line start, so linear time
+_ASSIGNED_MAGIC = re.compile(r"^([ \t]*[\w.,()\[\] \t*]+=)[ \t]*[%!](?!=).*$", re.MULTILINE)
 
 #: the longest answer cell graded, in characters (longer: 0 for that question, with the reason)
 MAX_CELL_CHARS = 200_000
 #: the most lines IPython would transform (magics, shell lines, help) in one graded answer cell
 MAX_MAGIC_LINES = 100
+#: the most parts of a dotted name (``a.b.c``: 3) in a graded answer cell: Python's own parser
+#: joins an imported module's name part by part, in time that grows with the square of its
+#: parts (100,000 parts: minutes), so a longer one is not read at all
+MAX_NAME_PARTS = 100
+
+# a maximal run of names joined by dots (spaces and line continuations between them, as an
+# import statement allows): runs never overlap and each step either takes a character or ends
+# the run, so finding them all is linear in the cell's length
+_DOTTED_RUN = re.compile(r"\w+(?:[ \t]*(?:\\\n[ \t]*)?\.[ \t]*(?:\\\n[ \t]*)?\w+)+")
 
 
 def cell_problem(cell: str) -> str:
     """Why an answer cell is not graded ('' when it is): over :data:`MAX_CELL_CHARS`
-    characters, or more than :data:`MAX_MAGIC_LINES` lines that IPython would transform (its
-    transformer's time grows faster than the number of such lines). Linear time."""
+    characters, more than :data:`MAX_MAGIC_LINES` lines that IPython would transform (its
+    transformer's time grows faster than the number of such lines), or a dotted name of more
+    than :data:`MAX_NAME_PARTS` parts (Python's parser's time grows faster than its parts).
+    Linear time."""
     if len(cell) > MAX_CELL_CHARS:
         return (f"the answer cell holds {len(cell):,} characters, over the limit of "
                 f"{MAX_CELL_CHARS:,}: it is not graded")
@@ -240,15 +255,21 @@ def cell_problem(cell: str) -> str:
     if magics > MAX_MAGIC_LINES:
         return (f"the answer cell holds {magics} magic or shell lines (%, !), over the limit of "
                 f"{MAX_MAGIC_LINES}: it is not graded")
+    if cell.count(".") >= MAX_NAME_PARTS:
+        parts = max((m.group().count(".") + 1 for m in _DOTTED_RUN.finditer(cell)), default=0)
+        if parts > MAX_NAME_PARTS:
+            return (f"the answer cell holds a dotted name of {parts:,} parts, over the limit of "
+                    f"{MAX_NAME_PARTS}: it is not graded")
     return ""
 
 
 def static_source(cell: str) -> str:
     """The cell as Python for reading it (the shortcut check), in linear time: magics and
-    shell lines become ``pass``. The answer itself runs as IPython transforms it, in the
+    shell lines become ``pass`` (``None`` where their value is assigned). The answer itself runs as IPython transforms it, in the
     sandbox (:func:`kernelcourse.grading.sealed.answer.ipython_source`)."""
     if not _MAYBE_IPYTHON.search(cell):
         return cell
+    cell = _ASSIGNED_MAGIC.sub(lambda m: f"{m.group(1)} None", cell)
     return _MAGIC_TO_PASS.sub(lambda m: f"{m.group(1)}pass", cell)
 
 

@@ -36,6 +36,7 @@ import contextlib
 import importlib
 import os
 import sys
+import types
 from typing import Callable
 
 __all__ = ["ReferenceUsed", "static_uses", "tripwires", "forbidden_objects", "grader_objects",
@@ -57,26 +58,98 @@ def reason(names) -> str:
 
 
 # --------------------------------------------------------------------- resolving names
-def _resolve(dotted: str):
-    """The object a dotted name under ``kernelcourse`` stands for, or None."""
-    parts = dotted.split(".")
+#: the most parts, and characters, of a dotted name the static check follows: the package's
+#: longest real name has 6 parts and 60 characters; a longer name written in an answer is
+#: read up to these bounds (its prefixes are what can name an object of the package), so
+#: that reading any answer costs time linear in its size (a 200,000-character
+#: ``import kernelcourse.a.b.c...`` once cost minutes)
+MAX_NAME_PARTS = 32
+MAX_NAME_CHARS = 400
+
+
+def _bounded(dotted: str) -> str:
+    """``dotted`` cut to its first :data:`MAX_NAME_PARTS` whole parts within
+    :data:`MAX_NAME_CHARS` characters (time bounded by those, whatever its length)."""
+    if len(dotted) <= MAX_NAME_CHARS and dotted.count(".", 0, MAX_NAME_CHARS) < MAX_NAME_PARTS:
+        return dotted
+    parts = dotted[:MAX_NAME_CHARS + 1].split(".", MAX_NAME_PARTS)[:MAX_NAME_PARTS]
+    if len(dotted) > MAX_NAME_CHARS and len(parts) > 1 and \
+            len(".".join(parts)) > MAX_NAME_CHARS:
+        parts = parts[:-1]  # the last part was cut
+    return ".".join(parts)
+
+
+_SUBMODULES: dict[str, frozenset] = {}
+
+
+def _submodules(module) -> frozenset:
+    """The names of the modules inside a package of ``kernelcourse`` (read from its folder
+    once), so the walk imports only what exists."""
+    import pkgutil
+
+    name = module.__name__
+    if name not in _SUBMODULES:
+        try:
+            found = frozenset(m.name for m in pkgutil.iter_modules(module.__path__))
+        except Exception:  # noqa: BLE001 - a package without a folder
+            found = frozenset()
+        _SUBMODULES[name] = found
+    return _SUBMODULES[name]
+
+
+_NOTHING = object()
+
+
+def _walk(dotted: str, cache: dict | None = None) -> list:
+    """The objects that the prefixes of a dotted name under ``kernelcourse`` stand for, in
+    order (``kernelcourse``, ``kernelcourse.a``, ``kernelcourse.a.b``, ...) up to the first
+    that names nothing: modules while each prefix is a module of the package (imported only
+    when its file exists), attributes from there on. One step per part (of at most
+    :data:`MAX_NAME_PARTS`); ``cache`` (prefix -> object) shares steps between names."""
+    parts = _bounded(dotted).split(".")
     if parts[0] != PACKAGE:
-        return None
-    obj, i = None, len(parts)
-    while i > 0:  # the longest importable module prefix
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
+        return []
+    cache = {} if cache is None else cache
+    obj = cache.get(PACKAGE, _NOTHING)
+    if obj is _NOTHING:
+        obj = cache[PACKAGE] = importlib.import_module(PACKAGE)
+    found, prefix, importing = [obj], PACKAGE, True
+    for part in parts[1:]:
+        prefix = f"{prefix}.{part}"
+        nxt = cache.get(prefix, _NOTHING)
+        if nxt is _NOTHING:
+            nxt = None
+            is_package = importing and hasattr(obj, "__path__") and \
+                getattr(obj, "__name__", None) == prefix.rsplit(".", 1)[0]
+            if importing and prefix in sys.modules:  # instructors' modules among them
+                nxt = sys.modules[prefix]
+            elif is_package and part in _submodules(obj):
+                try:
+                    nxt = importlib.import_module(prefix)
+                except Exception:  # noqa: BLE001 - a module that does not import
+                    nxt = None
+            if nxt is None:
+                try:
+                    nxt = getattr(obj, part)
+                except Exception:  # noqa: BLE001 - names nothing
+                    nxt = None
+            cache[prefix] = nxt
+        if nxt is None:
             break
-        except Exception:  # noqa: BLE001 - not a module
-            i -= 1
-    if obj is None:
+        importing = importing and isinstance(nxt, types.ModuleType) and \
+            getattr(nxt, "__name__", None) == prefix
+        obj = nxt
+        found.append(obj)
+    return found
+
+
+def _resolve(dotted: str):
+    """The object a dotted name under ``kernelcourse`` stands for, or None (time linear in
+    the name's parts, at most :data:`MAX_NAME_PARTS`)."""
+    if _bounded(dotted) != dotted:
         return None
-    for attr in parts[i:]:
-        try:
-            obj = getattr(obj, attr)
-        except Exception:  # noqa: BLE001
-            return None
-    return obj
+    objects = _walk(dotted)
+    return objects[-1] if len(objects) == dotted.count(".") + 1 else None
 
 
 # Routes to the same computation under other names: when a question forbids one of a group,
@@ -205,6 +278,11 @@ class _Names(ast.NodeVisitor):
         self.aliases: dict[str, str] = {}
         self.used: set[str] = set()
         self.star: set[str] = set()
+        self._dotted: dict[int, str | None] = {}  # per pass: each node's name, made once
+
+    def visit_Module(self, node):
+        self._dotted.clear()
+        self.generic_visit(node)
 
     @staticmethod
     def _const(node):
@@ -221,6 +299,7 @@ class _Names(ast.NodeVisitor):
         name = self._const(node.args[0])
         if name is None:
             return None
+        name = _bounded(name)
         if func.endswith("__import__"):
             fromlist = node.args[3] if len(node.args) > 3 else next(
                 (k.value for k in node.keywords if k.arg == "fromlist"), None)
@@ -228,43 +307,56 @@ class _Names(ast.NodeVisitor):
                      if isinstance(fromlist, (ast.List, ast.Tuple)) else [])
             for item in items:
                 if item:
-                    self.used.add(f"{name}.{item}")
+                    self.used.add(_bounded(f"{name}.{item}"))
             return name if fromlist is not None else name.split(".")[0]
         return name
 
     def dotted(self, node) -> str | None:
+        """The dotted name an expression stands for (at most :func:`_bounded`'s length),
+        or None; each node's made once per pass, so a chain of calls and attributes costs
+        time linear in its length."""
+        key = id(node)
+        if key not in self._dotted:
+            self._dotted[key] = self._name_of(node)
+        return self._dotted[key]
+
+    def _name_of(self, node) -> str | None:
+        attrs = []
+        while isinstance(node, ast.Attribute):  # a chain: walked once, not once per link
+            attrs.append(node.attr)
+            node = node.value
+        base = None
         if isinstance(node, ast.Name):
-            return self.aliases.get(node.id, node.id)
-        if isinstance(node, ast.Attribute):
-            base = self.dotted(node.value)
-            return f"{base}.{node.attr}" if base else None
-        if isinstance(node, ast.Call):
-            module = self._import_call(node)
-            if module:
-                return module
-            if (isinstance(node.func, ast.Name) and node.func.id == "getattr"
-                    and len(node.args) >= 2):
+            base = self.aliases.get(node.id, node.id)
+        elif isinstance(node, ast.Call):
+            base = self._import_call(node)
+            if not base and (isinstance(node.func, ast.Name) and node.func.id == "getattr"
+                             and len(node.args) >= 2):
                 base, attr = self.dotted(node.args[0]), self._const(node.args[1])
-                return f"{base}.{attr}" if base and attr else base
-        return None
+                base = _bounded(f"{base}.{attr}") if base and attr else base
+        if not base or not attrs:
+            return base
+        return _bounded(base + "." + ".".join(reversed(attrs[-MAX_NAME_PARTS:])))
 
     def visit_Import(self, node):
         for a in node.names:
+            name = _bounded(a.name)
             if a.asname:
-                self.aliases[a.asname] = a.name
+                self.aliases[a.asname] = name
             else:
-                top = a.name.split(".")[0]
+                top = name.split(".")[0]
                 self.aliases[top] = top
-            self.used.add(a.name)
+            self.used.add(name)
 
     def visit_ImportFrom(self, node):
         if node.level or not node.module:
             return
+        module = _bounded(node.module)
         for a in node.names:
             if a.name == "*":
-                self.star.add(node.module)
+                self.star.add(module)
                 continue
-            full = f"{node.module}.{a.name}"
+            full = _bounded(f"{module}.{a.name}")
             self.aliases[a.asname or a.name] = full
             self.used.add(full)
 
@@ -279,8 +371,10 @@ class _Names(ast.NodeVisitor):
     def visit_Attribute(self, node):
         name = self.dotted(node)
         if name:
-            self.used.add(name)
-        self.generic_visit(node)
+            self.used.add(name)  # its prefixes are read with it (:func:`_walk`)
+        while isinstance(node, ast.Attribute):  # the links of the chain add nothing more
+            node = node.value
+        self.visit(node)
 
     def visit_Name(self, node):
         if node.id in self.aliases:
@@ -305,17 +399,14 @@ def static_uses(source: str, forbidden: dict[int, tuple[str, object]]) -> list[s
             names.visit(tree)
     except RecursionError:
         return []
-    hits = set()
-    candidates = set()
-    for dotted in names.used:
-        parts = dotted.split(".")
-        candidates.update(".".join(parts[:i]) for i in range(2, len(parts) + 1))
-    for dotted in sorted(c for c in candidates if c.startswith(PACKAGE + ".")):
-        obj = _resolve(dotted)
-        if obj is not None and id(obj) in forbidden:
-            hits.add(forbidden[id(obj)][0])
+    hits, cache = set(), {}
+    for dotted in names.used:  # each name and its prefixes: one walk, steps shared
+        for obj in _walk(dotted, cache)[1:]:
+            if id(obj) in forbidden:
+                hits.add(forbidden[id(obj)][0])
     for module in names.star:
-        mod = _resolve(module)
+        walked = _walk(module, cache)
+        mod = walked[-1] if len(walked) == len(module.split(".")) else None
         for attr in dir(mod) if mod is not None else ():
             if not attr.startswith("_") and id(getattr(mod, attr, None)) in forbidden:
                 hits.add(forbidden[id(getattr(mod, attr))][0])
@@ -432,11 +523,43 @@ def seal_process() -> None:
 # seccomp: refused with EPERM (x86-64 and aarch64 numbers): execve, execveat (no new
 # programs); shmget, semget, msgget, mq_open (System V and POSIX IPC, which would outlive the
 # answer's processes); memfd_create (memory outside every file system); add_key, request_key,
-# keyctl (kernel keys, which outlive processes); ptrace
+# keyctl (kernel keys, which outlive processes); ptrace. And, by their arguments: raising a
+# socket's buffers (setsockopt SOL_SOCKET SO_SNDBUF, SO_RCVBUF and their FORCE forms) and a
+# pipe's (fcntl F_SETPIPE_SZ), so that each holds at most what the watchdog counts for it
 _EXEC_SYSCALLS = {
-    "x86_64": (0xC000003E, (59, 322, 29, 64, 68, 240, 319, 248, 249, 250, 101)),
-    "aarch64": (0xC00000B7, (221, 281, 194, 190, 186, 180, 279, 217, 218, 219, 117)),
+    "x86_64": (0xC000003E, (59, 322, 29, 64, 68, 240, 319, 248, 249, 250, 101), 54, 72),
+    "aarch64": (0xC00000B7, (221, 281, 194, 190, 186, 180, 279, 217, 218, 219, 117), 208, 25),
 }
+_SOCKET_BUFFERS = (7, 8, 32, 33)  # SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
+
+
+def _seccomp_program(arch: str) -> list[tuple[int, int, int, int]]:
+    """The filter as BPF instructions ``(code, jt, jf, k)``."""
+    audit_arch, numbers, setsockopt, fcntl = _EXEC_SYSCALLS[arch]
+    # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K
+    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    allow, errno_eperm, kill = 0x7FFF0000, 0x00050001, 0x80000000
+    # (code, label if true, label if false, k), labels resolved below (None: the next one);
+    # a leading string names an instruction. Offsets 0, 4, 24, 32 of seccomp_data: the
+    # call's number, the architecture, its second and third arguments (their low 32 bits)
+    prog = [(ld, None, None, 4), (jeq, "nr", "kill", audit_arch), ("kill", ret, 0, kill),
+            ("nr", ld, 0, 0), (jeq, "sockopt", None, setsockopt), (jeq, "fcntl", None, fcntl)]
+    prog += [(jeq, "no", None, nr) for nr in numbers]
+    if arch == "x86_64":
+        prog.append((jge, "no", None, 0x40000000))  # the x32 ABI's numbers: refused altogether
+    prog += [(ret, None, None, allow),
+             ("sockopt", ld, 0, 24), (jeq, None, "allow", 1), (ld, None, None, 32)]
+    prog += [(jeq, "no", None, opt) for opt in _SOCKET_BUFFERS]
+    prog += [("allow", ret, 0, allow), ("fcntl", ld, 0, 24), (jeq, "no", None, 1031),
+             (ret, None, None, allow), ("no", ret, 0, errno_eperm)]
+    labels, plain = {}, []
+    for ins in prog:
+        if isinstance(ins[0], str):
+            labels[ins[0]] = len(plain)
+            ins = (ins[1], None, None, ins[3])
+        plain.append(ins)
+    return [(code, 0 if t is None else labels[t] - i - 1, 0 if f is None else labels[f] - i - 1,
+             k) for i, (code, t, f, k) in enumerate(plain)]
 
 
 def _no_exec_seccomp() -> bool:
@@ -451,17 +574,7 @@ def _no_exec_seccomp() -> bool:
         import ctypes
         import struct
 
-        audit_arch, numbers = _EXEC_SYSCALLS[arch]
-        # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_JMP|BPF_JGE|BPF_K, BPF_RET|BPF_K
-        ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
-        allow, errno_eperm, kill = 0x7FFF0000, 0x00050001, 0x80000000
-        tests = [(jeq, nr) for nr in numbers]
-        if arch == "x86_64":
-            tests.append((jge, 0x40000000))  # the x32 ABI's numbers: refused altogether
-        prog = [(ld, 0, 0, 4), (jeq, 1, 0, audit_arch), (ret, 0, 0, kill), (ld, 0, 0, 0)]
-        for i, (op, k) in enumerate(tests):
-            prog.append((op, len(tests) - i, 0, k))  # jump to the EPERM return at the end
-        prog += [(ret, 0, 0, allow), (ret, 0, 0, errno_eperm)]
+        prog = _seccomp_program(arch)
         raw = b"".join(struct.pack("HBBI", *ins) for ins in prog)
         buffer = ctypes.create_string_buffer(raw, len(raw))
 

@@ -6,7 +6,8 @@
 running an answer lives here:
 
 * :mod:`.sandbox`: the bubblewrap sandbox, the memory cap on its process tree (a cgroup, else
-  the watchdog, a process of its own), what the caps cannot bound here;
+  the watchdog, a process of its own: :mod:`.watchdog`, which also adds socket and pipe
+  buffers to a cgroup v1's count), what the caps cannot bound here;
 * :mod:`.pool`: the grader's handle on a worker (start, one request, a bounded reply, the end
   of a submission), and the bundle of modules the worker holds;
 * inside the sandbox, three processes down: :mod:`.worker`, the zygote that never reads a

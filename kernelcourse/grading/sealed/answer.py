@@ -24,9 +24,9 @@ from . import processes
 
 _MAGIC = re.compile(r"^([ \t]*)[%!](?!=).*$", re.MULTILINE)
 
-#: at most this many files open in an answer's process (sockets, pipes: kernel memory that no
-#: memory cap counts is bounded by the number of descriptors)
-MAX_FILES = 256
+#: at most this many files open in an answer's process (sockets and pipes hold kernel memory:
+#: a cgroup v2 counts it, the watchdog counts each at its bound, :mod:`.watchdog`)
+MAX_FILES = 128
 #: at most this many processes of the sandbox's user (per sandbox: its own user namespace)
 MAX_PROCESSES = 64
 
@@ -76,7 +76,7 @@ def limit_resources(megabytes: int) -> None:
         limit = _address_space() + megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    # kernel memory no cap counts (socket buffers, pipes) is bounded by the descriptors; the
+    # socket and pipe buffers are bounded by the descriptors too (and counted, .watchdog); the
     # processes by a count (per user namespace: this sandbox's processes only)
     resource.setrlimit(resource.RLIMIT_NOFILE, (MAX_FILES, MAX_FILES))
     if processes.SANDBOXED:

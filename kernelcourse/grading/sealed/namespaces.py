@@ -18,12 +18,17 @@ import os
 from . import processes
 
 _CLONE_NEWNS, _CLONE_NEWPID = 0x00020000, 0x20000000
-_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
+_MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 1 << 14, 1 << 18
 
 
-def private_mounts(scratch_mb: int) -> None:
-    """In a new mount namespace: an empty ``/tmp`` and ``/dev/shm`` of this submission's own
-    (in memory, ``scratch_mb`` each; they vanish with the namespace)."""
+def private_mounts(scratch_mb: int, hide=()) -> None:
+    """In a new mount namespace (called as PID 1 of a new PID namespace): an empty ``/tmp``
+    and ``/dev/shm`` of this submission's own (in memory, ``scratch_mb`` each; they vanish
+    with the namespace), the folders of the course's environment that lay under ``/tmp``
+    bound again, read-only, over the new ``/tmp`` (a virtual environment or a checkout there:
+    the answer imports from it), and the ``/proc`` entries of the processes ``hide`` (the
+    worker and the helper that made this process) covered by an empty read-only folder."""
     import ctypes
 
     libc = processes.libc()
@@ -31,11 +36,50 @@ def private_mounts(scratch_mb: int) -> None:
         raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
     if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
         raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+    # the environment's folders under /tmp, held open before the new /tmp hides them
+    kept = []
+    for root in _roots_under("/tmp"):
+        try:
+            kept.append((root, os.open(root, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)))
+        except OSError:
+            continue
     options = f"size={max(1, int(scratch_mb))}m,mode=1777".encode()
     for target in (b"/tmp", b"/dev/shm"):
         if libc.mount(b"tmpfs", target, b"tmpfs", _MS_NOSUID | _MS_NODEV, options) != 0:
             raise OSError(ctypes.get_errno(), f"mount tmpfs on {target.decode()}")
+    for root, fd in kept:
+        os.makedirs(root, exist_ok=True)
+        source = f"/proc/self/fd/{fd}".encode()
+        if libc.mount(source, root.encode(), None, _MS_BIND | _MS_REC, None) != 0:
+            raise OSError(ctypes.get_errno(), f"bind {root}")
+        if libc.mount(None, root.encode(), None,
+                      _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None) != 0:
+            raise OSError(ctypes.get_errno(), f"remount {root} read-only")
+        os.close(fd)
+    # the worker's and this process's helper's entries in /proc (the sandbox's: a fresh /proc
+    # cannot be mounted here, bubblewrap's mounts are locked in this user namespace), hidden
+    # under an empty read-only folder: nothing of the zygote to read or write from here
+    # (its oom_score_adj, its autogroup's nice value, its status and command line)
+    for pid in hide:
+        target = f"/proc/{pid}".encode()
+        if os.path.isdir(target) and libc.mount(
+                b"tmpfs", target, b"tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                b"size=4k,mode=555") != 0:
+            raise OSError(ctypes.get_errno(), f"hide /proc/{pid}")
     os.chdir("/tmp")
+
+
+#: the variable by which the sandbox tells the worker which of its read-only folders (the
+#: interpreter's, the environment's) lie under ``/tmp``
+ROOTS_UNDER_TMP = "KERNELCOURSE_ROOTS_UNDER_TMP"
+
+
+def _roots_under(folder: str) -> list[str]:
+    """The folders of the interpreter and its environment (the sandbox's read-only binds,
+    named by :data:`ROOTS_UNDER_TMP`) that lie inside ``folder``."""
+    inside = folder.rstrip("/") + "/"
+    return [root for root in os.environ.get(ROOTS_UNDER_TMP, "").split(os.pathsep)
+            if root.startswith(inside)]
 
 
 def drop_capabilities() -> None:
@@ -96,7 +140,7 @@ def _wait_for_release(go: int) -> None:
 
 def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> Prepared:
     """Fork the process that will grade the next submission, which, once
-    :meth:`Prepared.release`\ d, calls ``serve(memory_mb)``
+    :meth:`Prepared.release`\\ d, calls ``serve(memory_mb)``
     (:func:`kernelcourse.grading.sealed.submission.serve_submission`).
 
     Sandboxed, a helper forked from the worker makes a new PID namespace and forks the
@@ -122,11 +166,13 @@ def fork_submission_process(serve, memory_mb: int, scratch_mb: int) -> Prepared:
             serve(memory_mb)
         if processes.libc().unshare(_CLONE_NEWPID) != 0:
             os._exit(processes.NO_NAMESPACE)
+        helper = os.getpid()
         pid = os.fork()
         if pid == 0:
             processes.die_with_parent_quietly()
             try:
-                private_mounts(scratch_mb)
+                os.setsid()  # a session, so an autogroup, of its own: its nice is its own
+                private_mounts(scratch_mb, hide=(1, helper, parent))
                 drop_capabilities()
             except OSError:
                 os._exit(processes.NO_NAMESPACE)

@@ -188,6 +188,10 @@ class Sandbox:
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,
                "LANG": "C.UTF-8", **(env or {})}
+        # each submission's own /tmp would hide these: it binds them again (namespaces)
+        under = [r for r in self.roots if r.startswith(SCRATCH.rstrip("/") + "/")]
+        if under:
+            env["KERNELCOURSE_ROOTS_UNDER_TMP"] = os.pathsep.join(under)
         for key, value in env.items():
             args += ["--setenv", key, value]
         return [*args, "--", *argv]
@@ -240,8 +244,9 @@ def limits_notice(memory_mb: int) -> str:
     notes = []
     if kind == "watchdog":
         notes.append("the memory cap is a watchdog that sums the answers' memory ten times a "
-                     "second (no cgroup here): kernel memory beyond the descriptors' limit "
-                     "is not counted, and a burst shorter than a tenth of a second goes unseen")
+                     "second (no cgroup here): kernel memory other than socket and pipe "
+                     "buffers is not counted, and a burst shorter than a tenth of a second "
+                     "goes unseen")
     if not share:
         notes.append("no CPU share per job (no cgroup cpu controller): one answer's processes "
                      "can slow the answers graded beside it; their time limits count their "
@@ -425,14 +430,20 @@ class TreeMemoryLimit:
         return self._tripped
 
     def watch(self, root_pid: int) -> None:
-        """Start the watchdog on the tree of ``root_pid``: a process of its own (this file run
-        as a script, standard library only), never a thread of the grader, so nothing the
-        grader is busy with can stop it; it ends when the tree has gone."""
-        if self.kind != "watchdog" or self.bytes <= 0:
-            return
+        """Start the watchdog on the tree of ``root_pid`` (:mod:`.watchdog`, where there is no
+        cgroup v2): a process of its own (that file run as a script, standard library only),
+        never a thread of the grader, so nothing the grader is busy with can stop it; it ends
+        when the tree has gone."""
+        if self.kind == "cgroup v2" or self.bytes <= 0:
+            return  # a cgroup v2 counts every kind of memory (sockets, pipes) itself
+        # under cgroup v1, the watchdog adds what the memory controller leaves out (socket
+        # and pipe buffers) to what it counts, and kills over the cap
+        usage = [str(d / "memory.usage_in_bytes") for d in self.dirs
+                 if (d / "memory.usage_in_bytes").exists()][:1]
         self._watcher = subprocess.Popen(
-            [sys.executable, "-I", "-S", os.path.abspath(__file__), "--watch", str(root_pid),
-             str(self.bytes), str(self.MAX_PROCESSES)],
+            [sys.executable, "-I", "-S", os.path.join(os.path.dirname(os.path.abspath(
+                __file__)), "watchdog.py"), str(root_pid), str(self.bytes),
+             str(self.MAX_PROCESSES), *usage],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             close_fds=True, start_new_session=True)
         os.set_blocking(self._watcher.stdout.fileno(), False)
@@ -468,101 +479,4 @@ class TreeMemoryLimit:
             self._watcher = None
 
 
-def _watch(root_pid: int, cap: int, most: int) -> None:
-    """The watchdog's loop (in a process of its own): ten times a second, the memory of the
-    tree of ``root_pid`` (each process's PSS, and its private scratch folders); over ``cap``
-    bytes or ``most`` processes, every process of the tree is killed and one byte written to
-    standard output."""
-    page = os.sysconf("SC_PAGE_SIZE")
-    try:  # die with the grader
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL), 0, 0, 0)
-    except (OSError, AttributeError):  # pragma: no cover
-        pass
-    while True:
-        time.sleep(0.1)
-        tree = _process_tree(root_pid)
-        if not tree:
-            return
-        used = _scratch_bytes(tree)  # files in the sandbox's tmpfs are memory too
-        for pid in tree:
-            used += _memory_of(pid, page)
-        if used > cap or len(tree) > most:
-            try:  # told first: the grader sees it by the time it sees the tree die
-                os.write(1, b"!")
-            except OSError:
-                return
-            for pid in tree:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
-
-
-def _memory_of(pid: int, page: int) -> int:
-    """The memory of one process: its proportional share of the pages it maps (PSS: a page
-    shared by forked processes counts once over all of them, as a cgroup charges it), or its
-    resident size where the kernel gives no PSS."""
-    try:
-        with open(f"/proc/{pid}/smaps_rollup") as f:
-            for line in f:
-                if line.startswith("Pss:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * page
-    except (OSError, ValueError, IndexError):
-        return 0
-
-
-def _scratch_bytes(tree: list[int]) -> int:
-    """The bytes held in the private scratch folders (the tmpfs ``/tmp`` and ``/dev/shm`` of
-    each submission) the processes of ``tree`` see, each file system counted once."""
-    seen, used = set(), 0
-    for pid in tree:
-        for folder in _SCRATCHES:
-            try:
-                st = os.statvfs(f"/proc/{pid}/root{folder}")
-                key = os.stat(f"/proc/{pid}/root{folder}").st_dev
-            except OSError:
-                continue
-            if key in seen or key in _HOST_DEVS:
-                continue
-            seen.add(key)
-            used += (st.f_blocks - st.f_bfree) * st.f_frsize
-    return used
-
-
-_SCRATCHES = (SCRATCH, "/dev/shm")
-_HOST_DEVS = set()
-for _folder in ("/", *_SCRATCHES):
-    try:
-        _HOST_DEVS.add(os.stat(_folder).st_dev)
-    except OSError:  # pragma: no cover
-        pass
-
-
-def _process_tree(root: int) -> list[int]:
-    """``root`` and its descendants (from /proc), [] when root is gone."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-    if root not in parents:
-        return []
-    tree, frontier = [root], [root]
-    while frontier:
-        frontier = [pid for pid, parent in parents.items() if parent in frontier]
-        tree += frontier
-    return tree
-
-
-if __name__ == "__main__" and sys.argv[1:2] == ["--watch"]:
-    _watch(*map(int, sys.argv[2:5]))
+from .watchdog import _process_tree  # noqa: E402,F401 - where the tests read it
