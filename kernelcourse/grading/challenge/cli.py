@@ -1,0 +1,76 @@
+"""The ``kernelcourse challenge`` subcommands: their arguments and what they print."""
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(commands) -> None:
+    """Add ``challenge make|verify|grade`` to the command's subparsers."""
+    ch = commands.add_parser("challenge", help="the data challenge: make it, grade it, verify it")
+    sub = ch.add_subparsers(dest="challenge_command", required=True)
+    make = sub.add_parser("make", help="write the public files, the sealed hidden labels and "
+                                       "their commitment (SHA-256)")
+    make.add_argument("--out", required=True, metavar="DIR",
+                      help="DIR/public goes to the students, DIR/key stays with you")
+    make.add_argument("--seed", type=int, required=True, help="the data's seed")
+    make.add_argument("--n-train", type=int, default=600)
+    make.add_argument("--n-test", type=int, default=400)
+    make.add_argument("--public-share", type=float, default=0.5,
+                      help="share of the test ids scored on the public board (default 0.5)")
+    verify = sub.add_parser("verify", help="check the hidden labels against the commitment "
+                                           "published before the challenge opened")
+    verify.add_argument("hidden", metavar="HIDDEN_LABELS_CSV")
+    verify.add_argument("commitment", metavar="DIGEST_OR_FILE",
+                        help="the SHA-256 digest, or the commitment.txt file")
+    grade = sub.add_parser("grade", help="score predictions CSVs on the hidden labels")
+    grade.add_argument("submissions", metavar="SUBMISSIONS",
+                       help="a folder of STUDENT_*.csv files (or one file)")
+    grade.add_argument("--key", required=True, metavar="DIR", help="the folder 'make' wrote")
+    grade.add_argument("--output", "-o", default=".", metavar="DIR")
+    grade.add_argument("--final", action="store_true",
+                       help="after the deadline: score each student's last scored submission "
+                            "on the private split")
+    grade.add_argument("--per-day", type=int, default=3,
+                       help="scored submissions per student per UTC day (default 3)")
+    grade.add_argument("--points", type=float, default=10.0)
+    grade.add_argument("--pass-share", type=float, default=0.5,
+                       help="share of the points at the spectrum baseline (default 0.5)")
+    grade.add_argument("--pattern", default=None, metavar="REGEX",
+                       help="how file names name students (a group 'login'; default: the "
+                            "part before the first '_')")
+    grade.add_argument("--log", default=None, metavar="CSV",
+                       help="submission times: a CSV 'file,submitted' (default: file times)")
+    grade.add_argument("--title", default="Data challenge")
+
+
+def run(args) -> int:
+    from .grade import DEFAULT_PATTERN, grade_challenge
+    from .leaderboard import write_outputs
+    from .make import make_challenge, verify_commitment
+
+    if args.challenge_command == "make":
+        key = make_challenge(args.out, args.seed, n_train=args.n_train, n_test=args.n_test,
+                             public_share=args.public_share)
+        print(f"commitment (publish it now): {key['commitment']}")
+        for name, b in key["baselines"].items():
+            print(f"baseline {name}: public {b['public']:.4f}, private {b['private']:.4f}")
+        print(f"give {args.out}/public to the students; keep {args.out}/key")
+        return 0
+    if args.challenge_command == "verify":
+        ok = verify_commitment(args.hidden, args.commitment)
+        print("the hidden labels match the commitment" if ok else
+              "MISMATCH: the hidden labels are not the ones committed to")
+        return 0 if ok else 1
+    entries, key = grade_challenge(args.submissions, args.key, final=args.final,
+                                   per_day=args.per_day, points=args.points,
+                                   pass_share=args.pass_share,
+                                   pattern=args.pattern or DEFAULT_PATTERN, log=args.log)
+    paths = write_outputs(entries, key, args.output, final=args.final, possible=args.points,
+                          title=args.title)
+    for e in entries:
+        acc = e.private if args.final else e.public
+        what = f"{acc:.4f}, {e.points:g} points" if e.status == "scored" and e.points is not None \
+            else e.status + (f": {e.message}" if e.message else "")
+        print(f"{e.file}: {what}", file=sys.stdout)
+    print(f"wrote {paths['csv']}, {paths['html']}")
+    return 0
