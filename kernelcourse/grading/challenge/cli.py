@@ -41,6 +41,17 @@ def add_parser(commands) -> None:
     grade.add_argument("--log", default=None, metavar="CSV",
                        help="submission times: a CSV 'file,submitted' (default: file times)")
     grade.add_argument("--title", default="Data challenge")
+    nb = grade.add_argument_group("notebook submissions (an answer cell '# ANSWER challenge' "
+                                  "defining predict(train_sequences, train_labels, "
+                                  "test_sequences))")
+    nb.add_argument("--public", default=None, metavar="DIR",
+                    help="the public files given to predict (default: KEY/public)")
+    nb.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                    help="seconds for a notebook's answer cell and predict (default 120)")
+    nb.add_argument("--memory-mb", type=int, default=2048, metavar="MB",
+                    help="memory cap of a notebook's worker (default 2048)")
+    nb.add_argument("--no-sandbox", action="store_true",
+                    help="run notebooks without the sandbox (trusted submissions only)")
 
 
 def run(args) -> int:
@@ -61,10 +72,21 @@ def run(args) -> int:
         print("the hidden labels match the commitment" if ok else
               "MISMATCH: the hidden labels are not the ones committed to")
         return 0 if ok else 1
+    from pathlib import Path
+
+    from .notebook import NotebookRunner
+
+    public = Path(args.public) if args.public else Path(args.key) / "public"
+    runner = None
+    if (public / "train.csv").is_file() and (public / "test.csv").is_file():
+        runner = NotebookRunner(public / "train.csv", public / "test.csv",
+                                Path(args.output) / "predictions", timeout=args.timeout,
+                                memory_mb=args.memory_mb, sandbox=not args.no_sandbox)
     entries, key = grade_challenge(args.submissions, args.key, final=args.final,
                                    per_day=args.per_day, points=args.points,
                                    pass_share=args.pass_share,
-                                   pattern=args.pattern or DEFAULT_PATTERN, log=args.log)
+                                   pattern=args.pattern or DEFAULT_PATTERN, log=args.log,
+                                   predict_notebook=runner)
     paths = write_outputs(entries, key, args.output, final=args.final, possible=args.points,
                           title=args.title)
     for e in entries:
