@@ -22,9 +22,9 @@ class SubmissionError(ValueError):
     """A submission that cannot be scored; the message says why."""
 
 
-def _listed(items) -> str:
+def _listed(items, quote: bool = True) -> str:
     items = list(items)
-    shown = ", ".join(repr(i) for i in items[:_SHOW])
+    shown = ", ".join(repr(i) if quote else str(i) for i in items[:_SHOW])
     return shown + (f" and {len(items) - _SHOW} more" if len(items) > _SHOW else "")
 
 
@@ -83,14 +83,14 @@ def read_predictions(path, test_ids, labels=(-1, 1)) -> dict:
         seen[ident] = label
     problems = []
     if bad_shape:
-        problems.append(f"every line must be 'id,label': {_listed(bad_shape)}")
+        problems.append(f"every line must be 'id,label': {_listed(bad_shape, False)}")
     if unknown:
         problems.append(f"{len(unknown)} unknown id(s): {_listed(unknown)}")
     if duplicated:
         problems.append(f"{len(duplicated)} duplicated id(s): {_listed(duplicated)}")
     if bad_label:
         problems.append(f"{len(bad_label)} label(s) outside {{{', '.join(map(str, labels))}}}: "
-                        f"{_listed(bad_label)}")
+                        f"{_listed(bad_label, False)}")
     present = {row[0].strip() for row in rows[1:] if len(row) == 2}
     missing = [i for i in test_ids if i not in present]
     if missing:
