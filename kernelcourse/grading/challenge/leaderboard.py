@@ -28,6 +28,11 @@ _SECOND = ("Heron", "Otter", "Lynx", "Finch", "Badger", "Ibis", "Marten", "Newt"
            "Gecko", "Koala")
 
 
+def _when(stamp: str) -> str:
+    """``2026-11-20T09:00:00+00:00`` as ``2026-11-20 09:00 UTC``."""
+    return stamp[:16].replace("T", " ") + " UTC" if len(stamp) >= 16 else stamp
+
+
 def pseudonym(student: str, commitment: str) -> str:
     """Two words and a number from ``sha256(commitment + ':' + student)``."""
     digest = hashlib.sha256(f"{commitment}:{student}".encode()).digest()
@@ -71,7 +76,7 @@ def leaderboard_html(rows, key, final: bool, title: str = "Data challenge") -> s
            "margin-bottom:.5em}th,td{padding:.35em .7em;border-bottom:1px solid #c8ced8;"
            "text-align:left}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}"
            "thead th{background:#eef1f5}tr.line td,tr.line th{color:#3d4a5c;font-style:italic;"
-           "background:#fafbfc}")
+           "background:#fafbfc}td.time{white-space:nowrap}")
     body = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
             f"<meta name='viewport' content='width=device-width, initial-scale=1'>",
             f"<title>{e(title)}: {split} leaderboard</title><style>{css}</style></head><body>",
@@ -102,7 +107,7 @@ def leaderboard_html(rows, key, final: bool, title: str = "Data challenge") -> s
         else:
             body.append(f"<tr><th scope='row' class='num'>{r['rank']}</th><td>{e(r['name'])}</td>"
                         f"<td class='num'>{r['accuracy']:.4f}</td><td class='num'>"
-                        f"{r['submissions']}</td><td>{e(r['submitted'])}</td></tr>")
+                        f"{r['submissions']}</td><td class='time'>{e(_when(r['submitted']))}</td></tr>")
     body.append("</tbody></table></main></body></html>\n")
     return "\n".join(body)
 
