@@ -358,11 +358,14 @@ def test_a_class_of_notebooks_run_sealed(challenge, tmp_path):
     _notebook(subs / "pat_1.ipynb", "# ANSWER challenge\ndef predict(a, b, c):\n"
                                     f"    text = open({str(key_file)!r}).read()\n"
                                     "    return [1] * len(c)\n")
+    _notebook(subs / "pia_1.ipynb", "# ANSWER challenge\nimport numpy as np\n"
+                                    "def predict(a, b, c):\n"
+                                    "    big = np.ones(10 ** 9)\n    return [1] * len(c)\n")
     _write(subs / "quin_1.csv", [("te000", 1)])
     _write(subs / "ray_1.csv", _with_public_errors(challenge, 0))
     out = tmp_path / "out"
     assert main(["challenge", "grade", str(subs), "--key", str(challenge), "-o", str(out),
-                 "--timeout", "5"]) == 0
+                 "--timeout", "5", "--memory-mb", "1024"]) == 0
     rows = {r["student"]: r for r in json.loads((out / "challenge-gradebook.json").read_text())["rows"]}
     key = read_key(challenge)
     assert rows["kim"]["status"] == "scored"
@@ -373,6 +376,7 @@ def test_a_class_of_notebooks_run_sealed(challenge, tmp_path):
     assert "No module named 'sklearn.svm'" in rows["ned"]["message"]
     assert "ran past the time limit of 5 s" in rows["oli"]["message"]
     assert "No such file or directory" in rows["pat"]["message"]
+    assert "MemoryError" in rows["pia"]["message"] or "out of memory" in rows["pia"]["message"]
     assert "nothing scored" in rows["quin"]["message"]
     assert (rows["ray"]["status"], rows["ray"]["points"]) == ("scored", 10.0)
     # the random entry: its exact score from its seeded predictions, computed here

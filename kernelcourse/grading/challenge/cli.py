@@ -91,8 +91,9 @@ def run(args) -> int:
                           title=args.title)
     for e in entries:
         acc = e.private if args.final else e.public
+        message = e.message.removeprefix(f"{e.file}: ")
         what = f"{acc:.4f}, {e.points:g} points" if e.status == "scored" and e.points is not None \
-            else e.status + (f": {e.message}" if e.message else "")
+            else e.status + (f": {message}" if message else "")
         print(f"{e.file}: {what}", file=sys.stdout)
     print(f"wrote {paths['csv']}, {paths['html']}")
     return 0
