@@ -391,3 +391,19 @@ def test_a_class_of_notebooks_run_sealed(challenge, tmp_path):
     assert main(["challenge", "grade", str(subs / "kim_1.ipynb"), "--key", str(challenge),
                  "-o", str(again)]) == 0
     assert (again / "predictions" / "kim_1.csv").read_bytes() == first
+
+
+def test_a_roster_maps_canvas_files_to_students(challenge, tmp_path):
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    good = _with_public_errors(challenge, 0)
+    _write(subs / "lovelaceada_1001_5001_preds.csv", good)
+    _write(subs / "turingalan_1002_5002_preds.csv", good, when=DAY + 60)
+    _write(subs / "hopper_1003_5003_preds.csv", good, when=DAY + 120)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name\n1001,Ada Lovelace\n1002,Alan Turing\n")
+    entries, _ = grade_challenge(subs, challenge, roster=roster)
+    got = [(e.student, e.name, e.status) for e in entries]
+    assert got[:2] == [("1001", "Ada Lovelace", "scored"), ("1002", "Alan Turing", "scored")]
+    assert got[2] == ("", "", "not scored")
+    assert entries[2].message.startswith("no student in the roster: ")

@@ -35,9 +35,14 @@ def add_parser(commands) -> None:
     grade.add_argument("--points", type=float, default=10.0)
     grade.add_argument("--pass-share", type=float, default=0.5,
                        help="share of the points at the spectrum baseline (default 0.5)")
+    grade.add_argument("--roster", default=None, metavar="CSV",
+                       help="map files to students as 'kernelcourse grade --roster' does "
+                            "(the course's CSV, Canvas's or Moodle's export)")
     grade.add_argument("--pattern", default=None, metavar="REGEX",
-                       help="how file names name students (a group 'login'; default: the "
-                            "part before the first '_')")
+                       help="how file names name students: with --roster, canvas, moodle or a "
+                            "regular expression (default canvas); without, a regular "
+                            "expression with a group 'login' (default: the part before the "
+                            "first '_')")
     grade.add_argument("--log", default=None, metavar="CSV",
                        help="submission times: a CSV 'file,submitted' (default: file times)")
     grade.add_argument("--title", default="Data challenge")
@@ -55,7 +60,7 @@ def add_parser(commands) -> None:
 
 
 def run(args) -> int:
-    from .grade import DEFAULT_PATTERN, grade_challenge
+    from .grade import grade_challenge
     from .leaderboard import write_outputs
     from .make import make_challenge, verify_commitment
 
@@ -85,8 +90,8 @@ def run(args) -> int:
     entries, key = grade_challenge(args.submissions, args.key, final=args.final,
                                    per_day=args.per_day, points=args.points,
                                    pass_share=args.pass_share,
-                                   pattern=args.pattern or DEFAULT_PATTERN, log=args.log,
-                                   predict_notebook=runner)
+                                   pattern=args.pattern, log=args.log,
+                                   predict_notebook=runner, roster=args.roster)
     paths = write_outputs(entries, key, args.output, final=args.final, possible=args.points,
                           title=args.title)
     for e in entries:

@@ -46,6 +46,7 @@ class Entry:
     private: float | None = None    # accuracy on the private split (final only)
     points: float | None = None
     final: bool = False             # the submission that counts for the student
+    name: str = ""                  # the student's name, from the roster
 
     def as_row(self) -> dict:
         return asdict(self)
@@ -97,11 +98,16 @@ def _files(submissions) -> list[Path]:
 
 def grade_challenge(submissions, key_dir, *, final: bool = False, per_day: int = 3,
                     points: float = 10.0, pass_share: float = 0.5,
-                    pattern: str = DEFAULT_PATTERN, log=None, predict_notebook=None):
+                    pattern: str | None = None, log=None, predict_notebook=None, roster=None):
     """Grade every ``.csv`` (and ``.ipynb``) file of the folder ``submissions``.
 
     ``predict_notebook(path, key) -> csv path`` turns a notebook into a predictions file (see
     :mod:`kernelcourse.grading.challenge.notebook`); without it notebooks are not scored.
+    ``roster`` (a :class:`~kernelcourse.grading.handback.roster.Roster`, or the path of one
+    that :func:`~kernelcourse.grading.handback.roster.read_roster` reads) maps files to
+    students by ``pattern`` (default ``canvas``) as ``kernelcourse grade --roster`` does; a
+    file it cannot match is not scored. Without a roster the student is ``pattern``'s group
+    ``login`` (default: the name before the first ``_``).
     Returns ``(entries, key)``: one :class:`Entry` per file, in order of submission.
     """
     if per_day < 1:
@@ -117,14 +123,30 @@ def grade_challenge(submissions, key_dir, *, final: bool = False, per_day: int =
             when = datetime.fromtimestamp(path.stat().st_mtime, tz=timezone.utc)
         dated.append((when, path.name, path))
     dated.sort()
+    matching = None
+    if roster is not None:
+        from ..handback.roster import match, read_roster
+
+        if not isinstance(roster, list):
+            roster = read_roster(roster)
+        matching = match([str(p) for _, _, p in dated], roster, pattern or "canvas")
+        why = dict(matching.unmatched)
     entries, used = [], {}
     for when, name, path in dated:
-        student = student_of(path, pattern)
+        full = ""
+        if matching is not None:
+            found = matching.students.get(str(path))
+            student, full = (found.id, found.name) if found else (None, "")
+            problem = f"no student in the roster: {why.get(str(path), 'unmatched')}"
+        else:
+            student = student_of(path, pattern or DEFAULT_PATTERN)
+            problem = (f"the file name does not name a student (pattern "
+                       f"{pattern or DEFAULT_PATTERN!r})")
         entry = Entry(file=name, student=student or "", submitted=when.isoformat(timespec="seconds"),
-                      status="not scored")
+                      status="not scored", name=full)
         entries.append(entry)
         if student is None:
-            entry.message = f"the file name does not name a student (pattern {pattern!r})"
+            entry.message = problem
             continue
         day = (student, when.date())
         if used.get(day, 0) >= per_day:
