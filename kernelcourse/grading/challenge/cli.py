@@ -22,9 +22,10 @@ def add_parser(commands) -> None:
     verify.add_argument("hidden", metavar="HIDDEN_LABELS_CSV")
     verify.add_argument("commitment", metavar="DIGEST_OR_FILE",
                         help="the SHA-256 digest, or the commitment.txt file")
-    grade = sub.add_parser("grade", help="score predictions CSVs on the hidden labels")
+    grade = sub.add_parser("grade", help="score predictions (CSV files, or notebooks run sealed) "
+                                         "on the hidden labels")
     grade.add_argument("submissions", metavar="SUBMISSIONS",
-                       help="a folder of STUDENT_*.csv files (or one file)")
+                       help="a folder of STUDENT_*.csv or .ipynb files (or one file)")
     grade.add_argument("--key", required=True, metavar="DIR", help="the folder 'make' wrote")
     grade.add_argument("--output", "-o", default=".", metavar="DIR")
     grade.add_argument("--final", action="store_true",
