@@ -6,6 +6,7 @@
     kernelcourse exercises build [SOURCE...] [--no-execute] [--check]
     kernelcourse gradescope build --questions ex1 [--output autograder.zip]
     kernelcourse questions check [ID...] [--questions-from DIR]
+    kernelcourse challenge make --out DIR --seed S | verify HIDDEN DIGEST | grade SUBMISSIONS --key DIR [--final]
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
 sealed in a sandbox, and writes ``gradebook.csv`` and ``gradebook.json`` (see
@@ -154,6 +155,9 @@ def _parser() -> argparse.ArgumentParser:
                        help="write the student versions without executing the notebooks")
     build.add_argument("--check", action="store_true",
                        help="only check that the student versions are up to date (exit 1 if not)")
+    from .grading.challenge.cli import add_parser as add_challenge
+
+    add_challenge(commands)
     return parser
 
 
@@ -361,6 +365,10 @@ def main(argv=None) -> int:
             return _gradescope(args)
         if args.command == "questions":
             return _questions(args)
+        if args.command == "challenge":
+            from .grading.challenge.cli import run as challenge
+
+            return challenge(args)
         return _exercises(args)
     except BrokenPipeError:  # the output was piped into a reader that stopped (`| head`)
         import os
