@@ -38,7 +38,9 @@ def pytest_runtest_setup(item):
 #: passes ``--no-loadscope-reorder``, else xdist orders files by their number of tests);
 #: ``tests/test_project.py`` checks that every entry names a file that exists.
 LONGEST_FIRST = [
+    "tests/test_question_audit.py",
     "tests/test_browser.py",
+    "tests/test_grading_secrecy.py",
     "tests/test_grading_verdicts.py",
     "tests/test_grading_isolation.py",
     "tests/test_grading_attacks.py",
@@ -56,6 +58,8 @@ LONGEST_FIRST = [
     "tests/test_grading_questions.py",
     "tests/test_exercise_quality.py",
     "tests/test_grading_command.py",
+    "tests/test_challenge.py",
+    "tests/test_structured_data.py",
 ]
 
 
