@@ -200,3 +200,8 @@ def test_wrong_answers_as_students_write_them(seeds):
         return sum(lam ** 2 * Kp[a - 1][b - 1] for a in range(1, S + 1) for b in range(1, T + 1)
                    if s[a - 1] == t[b - 1])
     assert _grade("ex10.q4", subsequence_value, seeds) == (0.0, "the given code")
+
+    def structured_true_or_false(key):                            # WL taken for complete
+        return key in ("mismatch psd", "wl complete", "normalised diagonal", "lam one")
+    points, name = _grade("ex10.q9", structured_true_or_false, seeds)
+    assert points < QUESTIONS["ex10.q9"].points and name == "WL is complete"

@@ -24,12 +24,14 @@ ex10.q5       wl_one_round                3     predict     10.6 the WL kernel w
 ex10.q6       wl_twins                    3     witness     10.6 non-isomorphic, WL-equal
 ex10.q7       shortest_path_value         3     derive      10.7 pairs by end labels and length
 ex10.q8       largest_lambda              2     parameter   10.7 1 / rho(A_x)
+ex10.q9       structured_true_or_false    2     choice      10.1-10.7 six statements
 ============  ==========================  ====  ==========  ==========================================
 """
 from __future__ import annotations
 
 from .checkpoints import CP1, CP2
+from .concepts import Q9
 from .graphs import Q5, Q6, Q7, Q8
 from .strings import Q1, Q2, Q3, Q4
 
-QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8]
+QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9]
