@@ -794,7 +794,8 @@ def test_the_gradebook_is_not_rewritten_after_the_command_returned(run):
     out = run["paths"]["out"]
     for name, data in run["written"].items():
         assert (out / name).read_bytes() == data
-    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "gradebook.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["gradebook.csv", "gradebook.json",
+                                                     "grading-secret.key"]
 
 
 @pytest.mark.slow

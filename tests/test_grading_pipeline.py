@@ -242,12 +242,3 @@ def test_exercise_headings_follow_the_sections_and_carry_the_question_id(path):
         [h for h, q in blocks if f"({q}, " not in h]
     keys = [section_key(heading) for heading, _ in blocks]
     assert keys == sorted(keys), [h for h, _ in blocks]
-
-
-@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
-def test_student_versions_show_no_execution_count(path):
-    """A student opens the set having run none of its cells: no cell or result shows a number."""
-    nb = nbformat.read(STUDENT_DIR / student_name(path.name), as_version=4)
-    counts = [c.execution_count for c in nb.cells if c.cell_type == "code"] + \
-        [o.get("execution_count") for c in nb.cells if c.cell_type == "code" for o in c.outputs]
-    assert set(counts) <= {None}

@@ -368,11 +368,13 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     files = book_files(output, assignment_name)
     if update and not files["json"].exists():
         raise ValueError(f"--update: there is no gradebook {files['json']} to update")
+    # a malformed gradebook is refused before anything is written (the secret's key file too)
+    old_book = load_rows(files) if update else None
     key = _resolve_secret(output, options)
     if options.get("replay") is not None:
         options["replay"] = _recorded_draws(options["replay"])
     if update:
-        old_rows, old_assignment, old_seed = load_rows(files)
+        old_rows, old_assignment, old_seed = old_book
         registry = all_questions()
         if selection:
             graded = {q.id for q in _selected(selection, registry)}

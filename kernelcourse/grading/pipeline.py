@@ -214,25 +214,9 @@ def build(paths=None, *, execute: bool = True, student_dir=None, log=print) -> l
         log(f"wrote {target}")
         if execute:
             _execute(target, log)
-            without_execution_counts(target)
         written.append(target)
     return written
 
-
-def without_execution_counts(path: Path) -> None:
-    """Clear the execution counts of a student version's cells and results: a student opens
-    the set with its outputs (the checks' "not attempted") but has run none of its cells, so
-    none shows a number."""
-    import nbformat
-
-    nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.execution_count = None
-            for output in cell.outputs:
-                if "execution_count" in output:
-                    output["execution_count"] = None
-    nbformat.write(nb, path)
 
 
 def _execute(path: Path, log) -> None:

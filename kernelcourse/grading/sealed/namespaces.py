@@ -72,14 +72,16 @@ def private_mounts(scratch_mb: int, hide=()) -> None:
 #: the variable by which the sandbox tells the worker which of its read-only folders (the
 #: interpreter's, the environment's) lie under ``/tmp``
 ROOTS_UNDER_TMP = "KERNELCOURSE_ROOTS_UNDER_TMP"
+#: read once when the worker imports this module, and taken out of its environment, so that no
+#: answer's process inherits a variable of the course's
+_ROOTS = os.environ.pop(ROOTS_UNDER_TMP, "")
 
 
 def _roots_under(folder: str) -> list[str]:
     """The folders of the interpreter and its environment (the sandbox's read-only binds,
     named by :data:`ROOTS_UNDER_TMP`) that lie inside ``folder``."""
     inside = folder.rstrip("/") + "/"
-    return [root for root in os.environ.get(ROOTS_UNDER_TMP, "").split(os.pathsep)
-            if root.startswith(inside)]
+    return [root for root in _ROOTS.split(os.pathsep) if root and root.startswith(inside)]
 
 
 def drop_capabilities() -> None:
