@@ -407,3 +407,42 @@ def test_a_roster_maps_canvas_files_to_students(challenge, tmp_path):
     assert got[:2] == [("1001", "Ada Lovelace", "scored"), ("1002", "Alan Turing", "scored")]
     assert got[2] == ("", "", "not scored")
     assert entries[2].message.startswith("no student in the roster: ")
+
+
+def test_canvas_and_moodle_exports_carry_each_students_counting_points(challenge, tmp_path):
+    """The export holds, per roster student, the points of the submission that counts (the
+    last scored one), in the hand-back's own formats; no grade for a student whose file was
+    not scored, nor for one who sent nothing."""
+    key = read_key(challenge)
+    base = key["baselines"]
+    n_pub = sum(s == "public" for s in key["split_by_id"].values())
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    _write(subs / "lovelaceada_1001_5001_preds.csv", _with_public_errors(challenge, n_pub))
+    _write(subs / "lovelaceada_1001_5002_preds.csv", _with_public_errors(challenge, 0),
+           when=DAY + 60)                                   # her last: full marks
+    wrong = round((1 - base["spectrum"]["public"]) * n_pub)
+    _write(subs / "turingalan_1002_5003_preds.csv", _with_public_errors(challenge, wrong))
+    _write(subs / "hopperg_1003_5004_preds.csv", [("te000", 1)])       # refused: no grade
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,email\n1001,Ada Lovelace,ada@example.org\n"
+                      "1002,Alan Turing,alan@example.org\n1003,Grace Hopper,grace@example.org\n"
+                      "1004,Edsger Dijkstra,ed@example.org\n")
+    out = tmp_path / "out"
+    args = ["challenge", "grade", str(subs), "--key", str(challenge), "-o", str(out),
+            "--roster", str(roster), "--assignment", "DNA challenge"]
+    assert main(args + ["--export", "canvas"]) == 2          # no Canvas id: refused up front
+    assert not out.exists()
+    assert main(args + ["--export", "canvas", "--canvas-assignment-id", "77",
+                        "--export", "moodle"]) == 0
+    spec_points = points_for((n_pub - wrong) / n_pub, base["spectrum"]["public"],
+                             base["mismatch"]["public"])
+    with open(out / "canvas-DNA challenge.csv", newline="") as handle:
+        canvas = list(csv.DictReader(handle))
+    assert [(r["ID"], r["DNA challenge (77)"]) for r in canvas] == [
+        ("1001", "10"), ("1002", f"{round(spec_points, 2):g}"), ("1003", ""), ("1004", "")]
+    with open(out / "moodle-DNA challenge.csv", newline="") as handle:
+        moodle = list(csv.DictReader(handle))
+    assert [(r["Email address"], r["DNA challenge"]) for r in moodle] == [
+        ("ada@example.org", "10"), ("alan@example.org", f"{round(spec_points, 2):g}")]
+    assert moodle[0]["Feedback"].startswith("10/10 points")

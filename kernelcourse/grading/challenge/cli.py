@@ -44,6 +44,15 @@ def add_parser(commands) -> None:
                             "regular expression (default canvas); without, a regular "
                             "expression with a group 'login' (default: the part before the "
                             "first '_')")
+    grade.add_argument("--export", action="append", default=[], choices=["canvas", "moodle"],
+                       help="write canvas-NAME.csv or moodle-NAME.csv with each student's "
+                            "points, as 'kernelcourse grade --export' does (needs --roster; "
+                            "repeat for both)")
+    grade.add_argument("--assignment", default="challenge", metavar="NAME",
+                       help="the assignment's name in the LMS (default 'challenge')")
+    grade.add_argument("--canvas-assignment-id", default="", metavar="ID",
+                       help="the Canvas assignment id (needed by --export canvas unless the "
+                            "roster is Canvas's export with a column 'NAME (ID)')")
     grade.add_argument("--log", default=None, metavar="CSV",
                        help="submission times: a CSV 'file,submitted' (default: file times)")
     grade.add_argument("--title", default="Data challenge")
@@ -82,6 +91,19 @@ def run(args) -> int:
 
     from .notebook import NotebookRunner
 
+    roster, plan = args.roster, None
+    if args.roster or args.export:
+        from ..handback import prepare
+
+        try:            # the roster and the exports' needs are checked before any grading
+            plan = prepare(roster=args.roster, pattern=args.pattern or "canvas",
+                           exports=args.export, name=args.assignment,
+                           canvas_assignment_id=args.canvas_assignment_id)
+        except (ValueError, OSError) as exc:
+            print(f"kernelcourse challenge grade: {exc}", file=sys.stderr)
+            return 2
+        roster = plan.roster
+
     public = Path(args.public) if args.public else Path(args.key) / "public"
     runner = None
     if (public / "train.csv").is_file() and (public / "test.csv").is_file():
@@ -92,7 +114,7 @@ def run(args) -> int:
                                    per_day=args.per_day, points=args.points,
                                    pass_share=args.pass_share,
                                    pattern=args.pattern, log=args.log,
-                                   predict_notebook=runner, roster=args.roster)
+                                   predict_notebook=runner, roster=roster)
     paths = write_outputs(entries, key, args.output, final=args.final, possible=args.points,
                           title=args.title)
     for e in entries:
@@ -102,4 +124,10 @@ def run(args) -> int:
             else e.status + (f": {message}" if message else "")
         print(f"{e.file}: {what}", file=sys.stdout)
     print(f"wrote {paths['csv']}, {paths['html']}")
+    if plan is not None and plan.exports:
+        from .exports import write_exports
+
+        for line in write_exports(entries, plan, args.output, name=args.assignment,
+                                  possible=args.points):
+            print(line)
     return 0
