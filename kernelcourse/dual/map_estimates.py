@@ -6,8 +6,6 @@ the kernel trick costs (the lecture's account is in :mod:`kernelcourse.dual`). T
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
-from scipy.special import expit
 
 from kernelcourse._validation import (as_2d, as_labels, as_targets, as_vector, check_nonnegative, check_positive,
                                       check_positive_int, check_psd, check_square, check_symmetric, as_finite,
@@ -93,6 +91,8 @@ def map_linear_primal(X, y, sigma, lam):
     -------
     w : array of shape (d,)
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     X = as_2d(X)
     y = as_targets(y, X.shape[0])
     A = X.T @ X + ridge_ratio(sigma, lam) * np.eye(X.shape[1])
@@ -158,6 +158,8 @@ def map_linear_dual(K, y, sigma, lam):
     >>> map_linear_dual(np.eye(2), np.array([1.0, 2.0]), sigma=1.0, lam=1.0)
     array([0.5, 1. ])
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     K = check_square(K)
     y = as_targets(y, K.shape[0])
     ratio = ridge_ratio(sigma, lam)
@@ -249,6 +251,8 @@ def logistic_probability(X, y, w):
     P : array of shape (n,)
         The probability the model gives to each example's own label.
     """
+    from scipy.special import expit  # loaded at the first call: it takes a while
+
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
     w = _weights(w, X.shape[1])
@@ -281,6 +285,8 @@ def map_logistic_objective(w, X, y, lam):
 
 
 def _logistic_grad_hess(w, X, y, lam):
+    from scipy.special import expit  # loaded at the first call: it takes a while
+
     p = expit(y * (X @ w))                       # P(y_i | x_i, w)
     grad = -X.T @ (y * (1 - p)) + w / lam ** 2
     hess = (X.T * (p * (1 - p))) @ X + np.eye(X.shape[1]) / lam ** 2
@@ -311,6 +317,8 @@ def map_logistic_primal(X, y, lam, tol=1e-12, max_iter=100):
     RuntimeError
         If ``max_iter`` Newton steps do not reach ``tol``.
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
     lam = check_positive(lam, "lam")
