@@ -288,12 +288,13 @@ class Question:
         """The exercise set or notebook this question belongs to (``ex1``, ``l1``)."""
         return self.id.split(".", 1)[0]
 
-    def shortcut_objects(self) -> dict:
+    def shortcut_objects(self, loaded_only: bool = False) -> dict:
         """What an answer to this question may not use: its forbidden names and the grader's
-        own answers, as ``{id(object): (name, object)}``."""
+        own answers, as ``{id(object): (name, object)}`` (``loaded_only``: those that exist
+        in this process now, loading nothing)."""
         from .shortcuts import forbidden_objects, grader_objects
 
-        return {**forbidden_objects(self.forbidden), **grader_objects()}
+        return {**forbidden_objects(self.forbidden, loaded_only), **grader_objects()}
 
     def make_fixed_cases(self) -> list[Case]:
         """The question's fixed cases (the same in every run), each marked ``fixed``."""

@@ -8,6 +8,7 @@ diagnoses; it is the one judge of ``check`` and of ``kernelcourse grade`` alike.
 from __future__ import annotations
 
 import inspect
+import sys
 import textwrap
 from dataclasses import dataclass, field
 
@@ -16,7 +17,9 @@ from .compare import format_value, full_text
 from .question import Case, Diagnosis, Question
 from .relations import relate
 from .sealed.running import _short, run_answer
-from .shortcuts import reason as _shortcut_reason, static_uses, tripwires
+from .questions import all_questions
+from .loaded import question_modules, unloaded_homes
+from .shortcuts import reason as _shortcut_reason, static_uses, tripwires, with_routes
 
 __all__ = ["Result", "score", "evaluate", "answer_source", "credit", "case_inputs"]
 
@@ -472,6 +475,11 @@ def answer_source(answer) -> str:
         return ""
 
 
+def _loaded_state(homes) -> tuple:
+    """The question modules loaded, and which of ``homes`` are."""
+    return question_modules(), tuple(h for h in homes if h in sys.modules)
+
+
 def evaluate(question: Question, answer, seed: int, seconds: float | None = None,
              detect_shortcuts: bool = True) -> Result:
     """Check ``answer`` in this process on the cases drawn with ``seed``.
@@ -488,8 +496,25 @@ def evaluate(question: Question, answer, seed: int, seconds: float | None = None
     cases = question.make_cases(seed)
     _LAST_CASES[question.id] = cases
     limit = question.time_limit if seconds is None else seconds
-    forbidden = question.shortcut_objects() if detect_shortcuts else {}
-    uses = set(static_uses(answer_source(answer), forbidden)) if forbidden else set()
-    with tripwires(forbidden, uses.add):
+    forbidden, uses = {}, set()
+    for attempt in range(2 if detect_shortcuts else 0):
+        # first the objects that exist now (one lecture's questions at a notebook's first
+        # check, no estimator class not yet loaded): an answer that loads more, by a name in
+        # its source or as it runs, is checked again with the whole bank and every forbidden
+        # name loaded and covered
+        first = attempt == 0
+        homes = unloaded_homes(with_routes(question.forbidden)) if first else ()
+        before = _loaded_state(homes)
+        forbidden = question.shortcut_objects(loaded_only=first)
+        uses = set(static_uses(answer_source(answer), forbidden))
+        if first and _loaded_state(homes) != before:
+            all_questions()
+            continue
+        with tripwires(forbidden, uses.add):
+            outcomes = run_answer(answer, cases, limit)
+        if not first or _loaded_state(homes) == before:
+            break
+        all_questions()
+    if not detect_shortcuts:
         outcomes = run_answer(answer, cases, limit)
     return score(question, cases, outcomes, uses=sorted(uses), seed=seed)

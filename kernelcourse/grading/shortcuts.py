@@ -39,8 +39,10 @@ import sys
 import types
 from typing import Callable
 
+from .loaded import question_modules, unloaded_home
+
 __all__ = ["ReferenceUsed", "static_uses", "tripwires", "forbidden_objects", "grader_objects",
-           "seal_process", "reason"]
+           "with_routes", "seal_process", "reason"]
 
 PACKAGE = "kernelcourse"
 _HOOK = "__kernelcourse_tripwire__"
@@ -199,16 +201,24 @@ def _private_helpers(obj) -> list:
     return found
 
 
-def forbidden_objects(names) -> dict[int, tuple[str, object]]:
-    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
-    with every route to the same computation: the other members of its :data:`ROUTES` group
-    and the private helpers its code calls."""
+def with_routes(names) -> list[str]:
+    """The dotted names with the other members of their :data:`ROUTES` groups."""
     names = list(names)
     for group in ROUTES:
         if any(n in group for n in names):
             names += [n for n in group if n not in names]
+    return names
+
+
+def forbidden_objects(names, loaded_only: bool = False) -> dict[int, tuple[str, object]]:
+    """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
+    with every route to the same computation: the other members of its :data:`ROUTES` group
+    and the private helpers its code calls. ``loaded_only`` leaves out the names whose object
+    does not exist yet (:func:`~kernelcourse.grading.loaded.unloaded_home`), loading nothing."""
     found = {}
-    for name in names:
+    for name in with_routes(names):
+        if loaded_only and unloaded_home(name):
+            continue
         obj = _resolve(name)
         if obj is None:
             raise ValueError(f"forbidden name {name!r} does not name a function or class of "
@@ -225,23 +235,21 @@ _GRADER_OBJECTS: dict = {}
 
 
 def grader_objects() -> dict[int, tuple[str, object]]:
-    """The grader's own functions: every question's reference, its diagnoses' mistakes,
-    every function the question modules define, and the registry functions that hand them
-    out. (The grading worker never holds any of them; this is for the static check.)"""
-    from . import questions
-
-    registry = questions.all_questions()  # a fresh dict per call: keyed by what it holds
-    key = tuple((q.id, id(q), id(q.reference)) for q in registry.values())
+    """The grader's own functions: the references and diagnoses' mistakes of the questions
+    of the question modules loaded (one lecture's at a notebook's first check, all in the
+    grading command), every function those modules define, and the registry functions that
+    hand them out (an answer that loads more is checked again: ``scoring.evaluate``)."""
+    modules = [(name, sys.modules[name]) for name in question_modules()]
+    key = tuple((name, id(module)) for name, module in modules)
     if key not in _GRADER_OBJECTS:
         _GRADER_OBJECTS.clear()
-        # the questions and references are kept with their ids, so no id of the key can
-        # be reused by another object while it is cached
-        held = [(q, q.reference) for q in registry.values()]
-        _GRADER_OBJECTS[key] = (_find_grader_objects(), held)
+        # the modules are kept with their ids, so no id of the key can be reused by another
+        # object while it is cached
+        _GRADER_OBJECTS[key] = (_find_grader_objects(modules), modules)
     return dict(_GRADER_OBJECTS[key][0])
 
 
-def _find_grader_objects() -> dict[int, tuple[str, object]]:
+def _find_grader_objects(modules) -> dict[int, tuple[str, object]]:
     import types
 
     from . import questions
@@ -252,7 +260,8 @@ def _find_grader_objects() -> dict[int, tuple[str, object]]:
                                           questions.get_question),
              id(questions.all_questions): ("kernelcourse.grading.all_questions",
                                            questions.all_questions)}
-    for q in questions.all_questions().values():
+    held = {id(q): q for _, module in modules for q in getattr(module, "QUESTIONS", None) or ()}
+    for q in held.values():
         ref = q.reference
         # the question modules' own references, and those that choice_parts builds for them
         home = getattr(ref, "__module__", "") or ""
@@ -262,11 +271,10 @@ def _find_grader_objects() -> dict[int, tuple[str, object]]:
             mistake = getattr(diagnosis, "mistake", None)
             if isinstance(mistake, types.FunctionType):
                 found.setdefault(id(mistake), (f"the grader's diagnosis of {q.id}", mistake))
-    for name, module in list(sys.modules.items()):
-        if name.startswith(questions.__name__ + ".") and module is not None:
-            for attr, value in vars(module).items():
-                if isinstance(value, types.FunctionType) and value.__module__ == name:
-                    found.setdefault(id(value), (f"{name}.{attr}", value))
+    for name, module in modules:
+        for attr, value in vars(module).items():
+            if isinstance(value, types.FunctionType) and value.__module__ == name:
+                found.setdefault(id(value), (f"{name}.{attr}", value))
     return found
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import blas as _blas
-
 
 
 # ---------------------------------------------------------------------------
@@ -121,6 +119,8 @@ def _rbf_from_product(X, Z, gamma):
 
 def _rbf_from_syrk(X, gamma):
     """``K(X, X)`` from BLAS ``syrk`` (one triangle of ``2 gamma X X^T``), finished and mirrored."""
+    from scipy.linalg import blas as _blas  # at the first Gram matrix: scipy.linalg takes a while
+
     n = X.shape[0]
     X = np.ascontiguousarray(X)
     # C = 2 gamma X X^T, upper triangle only, Fortran order; K = C^T is C-ordered

@@ -16,6 +16,14 @@ import numpy as np
 from .._validation import as_2d, as_pair, check_positive
 
 
+def _cdist(X, Z, metric):
+    """scipy's ``cdist``, imported at the first call: ``scipy.spatial`` loads much of scipy
+    (seconds on a cold start), which a check that needs no distance-based kernel never uses."""
+    from scipy.spatial.distance import cdist
+
+    return cdist(X, Z, metric)
+
+
 def _fmt(value):
     """Format a real parameter for a repr as a float, as Python prints it."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):

@@ -23,10 +23,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.spatial.distance import cdist
 
 from .._validation import check_positive
-from .base import Kernel, _fmt
+from .base import Kernel, _cdist, _fmt
 
 __all__ = ["Matern", "ExpSineSquared"]
 
@@ -37,13 +36,13 @@ class _Stationary(Kernel):
     """A kernel ``k(x, z) = profile(||x - z||)``: unit diagonal, Gram matrix from distances."""
 
     def _gram(self, X, Z, symmetric):
-        return self._profile(cdist(X, Z, "euclidean"))
+        return self._profile(_cdist(X, Z, "euclidean"))
 
     def _diag(self, X):
         return np.ones(X.shape[0])
 
     def _gram_gradient(self, X):
-        D = cdist(X, X, "euclidean")
+        D = _cdist(X, X, "euclidean")
         return self._profile(D), self._profile_gradient(D)
 
 

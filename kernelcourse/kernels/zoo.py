@@ -4,11 +4,10 @@ lectures' sigma forms of the Gaussian width."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial.distance import cdist
 
 from .._validation import check_finite_real, check_positive, check_positive_int
 from .. import features as _features
-from .base import KERNEL_NAMES, Kernel, _fmt, _no_features
+from .base import KERNEL_NAMES, Kernel, _cdist, _fmt, _no_features
 from ._fast_rbf import _rbf_gram
 
 
@@ -104,13 +103,13 @@ class _DistanceKernel(_GammaKernel):
     _theta = ("gamma",)
 
     def _gram(self, X, Z, symmetric):
-        K = cdist(X, Z, self._metric)
+        K = _cdist(X, Z, self._metric)
         K *= -self.gamma
         return np.exp(K, out=K)
 
     def _gram_gradient(self, X):
         # dK / d log gamma = -gamma dist(x, z) K
-        D = cdist(X, X, self._metric)
+        D = _cdist(X, X, self._metric)
         K = np.exp(-self.gamma * D)
         return K, (-self.gamma * D * K)[:, :, None]
 
@@ -148,7 +147,7 @@ class RBF(_GammaKernel):
 
     def _gram_gradient(self, X):
         # dK / d log gamma = -gamma ||x - z||^2 K
-        D2 = cdist(X, X, "sqeuclidean")
+        D2 = _cdist(X, X, "sqeuclidean")
         K = np.exp(-self.gamma * D2)
         return K, (-self.gamma * D2 * K)[:, :, None]
 

@@ -1,57 +1,21 @@
-"""Dual representations of MAP estimates (lecture 4, syllabus 4.1-4.4 and 4.8).
-
-The lecture's parametrisation, used by every function here:
-
-* linear regression: ``P(y | x, w, sigma) = N(y; w^T x, sigma^2)``, so ``sigma`` is the
-  noise *standard deviation* and ``sigma**2`` the noise variance;
-* the prior: ``P(w | lambda) = prod_j N(w_j; 0, lambda^2)``, so ``lam`` is the prior
-  *standard deviation* and ``lam**2`` the prior variance;
-* logistic regression: ``P(y | x, w) = 1 / (1 + exp(-y w^T x))`` with labels ``y`` in {-1, +1}
-  and the same prior.
-
-The MAP estimate of linear regression minimises
-
-    1/(2 sigma^2) sum_i (w^T x_i - y_i)^2 + 1/(2 lambda^2) w^T w,
-
-which is ridge regression with penalty ``sigma^2 / lambda^2`` (the ``ridge_ratio``). Its
-stationarity condition writes ``w = sum_i alpha_i x_i = X^T alpha`` with
-``alpha_i = (lambda^2 / sigma^2) (y_i - w^T x_i)``, and minimising the objective over
-``alpha`` with ``K = X X^T`` gives ``alpha = (K + sigma^2/lambda^2 I)^-1 y``.
-
-Functions take plain arrays; a Gram matrix ``K`` can come from any kernel object of
-``kernelcourse.kernels`` (``K = k(X)``), which is the kernel trick.
+"""MAP estimates and their dual views (lecture 4.1-4.3 and 4.8): linear and logistic
+regression in the primal and through the coefficients ``alpha``, the hinge loss's dual, and what
+the kernel trick costs (the lecture's account is in :mod:`kernelcourse.dual`). The estimator
+:class:`~kernelcourse.dual.MAPRegression` is in :mod:`.estimator`.
 """
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
-from scipy.special import expit
 
 from kernelcourse._validation import (as_2d, as_labels, as_targets, as_vector, check_nonnegative, check_positive,
-                                      check_positive_int, check_psd, check_square, check_symmetric, as_finite, gram,
+                                      check_positive_int, check_psd, check_square, check_symmetric, as_finite,
                                       psd_tolerance)
-from kernelcourse._estimator import Regressor, as_real_targets, check_fitted, check_X
-from kernelcourse.kernels import as_kernel
 from kernelcourse.features import feature_dim_homogeneous
 
-__all__ = [
-    "ridge_ratio",
-    "map_linear_objective",
-    "map_linear_primal",
-    "map_linear_alpha",
-    "map_linear_dual",
-    "map_linear_dual_objective",
-    "dual_predict",
-    "MAPRegression",
-    "logistic_probability",
-    "map_logistic_objective",
-    "map_logistic_primal",
-    "map_logistic_alpha",
-    "kernel_trick_costs",
-    "hinge_objective",
-    "map_hinge_dual",
-    "alpha_sparsity",
-]
+__all__ = ["ridge_ratio", "map_linear_objective", "map_linear_primal", "map_linear_alpha",
+           "map_linear_dual", "map_linear_dual_objective", "dual_predict", "logistic_probability",
+           "map_logistic_objective", "map_logistic_primal", "map_logistic_alpha",
+           "kernel_trick_costs", "hinge_objective", "map_hinge_dual", "alpha_sparsity"]
 
 
 # ----------------------------------------------------------------------------------------
@@ -127,6 +91,8 @@ def map_linear_primal(X, y, sigma, lam):
     -------
     w : array of shape (d,)
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     X = as_2d(X)
     y = as_targets(y, X.shape[0])
     A = X.T @ X + ridge_ratio(sigma, lam) * np.eye(X.shape[1])
@@ -192,6 +158,8 @@ def map_linear_dual(K, y, sigma, lam):
     >>> map_linear_dual(np.eye(2), np.array([1.0, 2.0]), sigma=1.0, lam=1.0)
     array([0.5, 1. ])
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     K = check_square(K)
     y = as_targets(y, K.shape[0])
     ratio = ridge_ratio(sigma, lam)
@@ -266,63 +234,6 @@ def _linear_kernel(X, Z=None):
     return X @ Z.T
 
 
-class MAPRegression(Regressor):
-    """MAP regression with a Gaussian prior, solved in the dual with any kernel.
-
-    ``fit`` stores ``alpha = (K + sigma^2/lambda^2 I)^-1 y`` as ``dual_coef_``; ``predict``
-    returns ``k(x)^T alpha``. With the default linear kernel ``k(x, z) = x^T z`` the model is
-    the lecture's MAP linear regression and ``coef_ = X^T alpha`` is its weight vector.
-
-    A scikit-learn estimator: ``get_params``/``set_params``, ``clone`` and ``GridSearchCV``
-    work on it, and ``score`` is our own ``R^2``.
-
-    Parameters
-    ----------
-    sigma : float, default 1.0
-        Noise standard deviation.
-    lam : float, default 1.0
-        Prior standard deviation.
-    kernel : callable, optional
-        A kernel object, ``kernel(X, Z) -> (n_X, n_Z)``; ``None`` means ``x^T z``.
-
-    Attributes
-    ----------
-    X_fit_ : array (n, d)
-        The training inputs (a copy: changing the caller's array later changes nothing).
-    dual_coef_ : array (n,)
-    coef_ : array (d,)
-        Only with the linear kernel (``kernel=None``).
-    """
-
-    def __init__(self, sigma=1.0, lam=1.0, kernel=None):
-        self.sigma = sigma
-        self.lam = lam
-        self.kernel = kernel
-
-    def _k(self, X, Z=None):
-        if self.kernel is None:
-            return _linear_kernel(X, Z)
-        return gram(as_kernel(self.kernel, X.shape[1]), X, Z)
-
-    def fit(self, X, y):
-        """Solve ``(K + sigma^2/lambda^2 I) alpha = y``; returns ``self``."""
-        X = check_X(self, X, reset=True)
-        y = as_real_targets(self, y, X.shape[0])
-        if hasattr(self, "coef_"):
-            del self.coef_
-        self.dual_coef_ = map_linear_dual(self._k(X), y, self.sigma, self.lam)
-        self.X_fit_ = X.copy()
-        if self.kernel is None:
-            self.coef_ = X.T @ self.dual_coef_
-        return self
-
-    def predict(self, X):
-        """Return ``k(x)^T alpha`` for each row of ``X``."""
-        check_fitted(self, "dual_coef_")
-        X = check_X(self, X, reset=False)
-        return dual_predict(self._k(X, self.X_fit_), self.dual_coef_)
-
-
 # ----------------------------------------------------------------------------------------
 # 4.2 MAP logistic regression and its dual view
 # ----------------------------------------------------------------------------------------
@@ -340,6 +251,8 @@ def logistic_probability(X, y, w):
     P : array of shape (n,)
         The probability the model gives to each example's own label.
     """
+    from scipy.special import expit  # loaded at the first call: it takes a while
+
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
     w = _weights(w, X.shape[1])
@@ -372,6 +285,8 @@ def map_logistic_objective(w, X, y, lam):
 
 
 def _logistic_grad_hess(w, X, y, lam):
+    from scipy.special import expit  # loaded at the first call: it takes a while
+
     p = expit(y * (X @ w))                       # P(y_i | x_i, w)
     grad = -X.T @ (y * (1 - p)) + w / lam ** 2
     hess = (X.T * (p * (1 - p))) @ X + np.eye(X.shape[1]) / lam ** 2
@@ -402,6 +317,8 @@ def map_logistic_primal(X, y, lam, tol=1e-12, max_iter=100):
     RuntimeError
         If ``max_iter`` Newton steps do not reach ``tol``.
     """
+    from scipy.linalg import cho_factor, cho_solve  # loaded at the first solve: it takes a while
+
     X = as_2d(X)
     y = as_labels(y, X.shape[0])
     lam = check_positive(lam, "lam")

@@ -1,36 +1,7 @@
-"""Kernelised gradient descent with the squared loss (lecture 1.2-1.4).
-
-Gradient descent on the squared loss
-
-.. math:: \\ell(w) = \\sum_{i=1}^n (w^\\top \\phi(x_i) - y_i)^2
-
-with step size ``s`` updates
-
-.. math:: w_{t+1} = w_t - s \\sum_{i=1}^n \\gamma_i^t \\phi(x_i),
-   \\qquad \\gamma_i^t = 2 (w_t^\\top \\phi(x_i) - y_i).
-
-Started at ``w_0 = 0``, every ``w_t`` is a combination of the inputs,
-``w_t = sum_i alpha_i^t phi(x_i)`` (by induction: each step adds a
-combination of the ``phi(x_i)``), and since ``w_t . phi(x_i) = (K alpha^t)_i``
-with the kernel matrix ``K_ij = phi(x_i) . phi(x_j)``, the same run can be
-made on the coefficients alone:
-
-.. math:: \\alpha^{t+1} = \\alpha^t - 2 s (K \\alpha^t - y),
-
-at ``O(n^2)`` per step whatever the dimension of ``phi``. Predictions need only
-the kernel: ``h(x) = w^T phi(x) = sum_j alpha_j k(x_j, x)``.
-
-This module holds both runs, so they can be set side by side:
-
-* :func:`kernel_gradient_descent` on a Gram matrix (the dual run, alpha),
-* :func:`primal_gradient_descent` on explicit features (the primal run, w),
-* :class:`KernelGD`, an estimator in scikit-learn's manner that takes a kernel
-  object from :mod:`kernelcourse.kernels`, records the path of ``alpha`` and,
-  when the kernel has a finite feature map, the path of ``w_t = Phi^T alpha_t``.
-
-Convergence: the residual ``r_t = K alpha_t - y`` obeys
-``r_{t+1} = (I - 2 s K) r_t``, so the run is stable exactly when
-``s < 1 / lambda_max(K)`` (:func:`largest_stable_step`).
+"""The runs of kernelised gradient descent (lecture 1.2-1.4): the dual run on a Gram matrix, the
+primal run on explicit features, their steps and losses, and the largest stable step (the
+lecture's math is told in :mod:`kernelcourse.gradient_descent`). The estimator
+:class:`~kernelcourse.gradient_descent.KernelGD` is in :mod:`.estimator`.
 """
 from __future__ import annotations
 
@@ -38,26 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from kernelcourse._estimator import (Classifier, check_fitted, check_X, decode_binary_labels,
-                                     default_kernel, encode_binary_labels)
 from kernelcourse._progress import Progress
 from kernelcourse._validation import (as_2d, as_finite, as_real, as_targets, as_vector, check_eigenvalues_psd,
                                       check_nonnegative_int, check_positive, check_square, check_symmetric, gram)
 from kernelcourse.kernels import as_kernel
 
-__all__ = [
-    "squared_loss",
-    "dual_gradient",
-    "kernel_gd_step",
-    "primal_gd_step",
-    "largest_stable_step",
-    "kernel_gradient_descent",
-    "primal_gradient_descent",
-    "w_from_alpha",
-    "decision_function",
-    "GDRun",
-    "KernelGD",
-]
+__all__ = ["squared_loss", "dual_gradient", "kernel_gd_step", "primal_gd_step", "largest_stable_step",
+           "kernel_gradient_descent", "primal_gradient_descent", "w_from_alpha", "decision_function",
+           "GDRun"]
 
 
 # ---------------------------------------------------------------------------
@@ -404,120 +363,3 @@ def decision_function(kernel, X_train, alpha, X):
             f"X must have the {X_train.shape[1]} features of X_train; got X with shape {X.shape} "
             f"and X_train with shape {X_train.shape}")
     return _gram(kernel, X, X_train) @ alpha
-
-
-# ---------------------------------------------------------------------------
-# the estimator
-# ---------------------------------------------------------------------------
-
-class KernelGD(Classifier):
-    """Binary classifier trained by kernelised gradient descent on the squared loss.
-
-    ``fit`` computes the kernel matrix ``K = k(X, X)`` and runs
-    ``alpha^{t+1} = alpha^t - 2 s (K alpha^t - y)`` from ``alpha^0 = 0``
-    (:func:`kernel_gradient_descent`); ``decision_function`` is
-    ``h(x) = sum_j alpha_j k(x_j, x)`` and ``predict`` its sign (+1 at 0).
-
-    The labels ``y`` may be any two values: ``classes_[0]`` becomes the target
-    -1 and ``classes_[1]`` the target +1 (labels in {-1, +1} keep their meaning).
-
-    Parameters
-    ----------
-    kernel : kernel object, default None
-        E.g. ``kernelcourse.kernels.RBF(gamma=10.0)``; any callable ``k(X, Z)``
-        returning the Gram matrix works. None means ``RBF(gamma=1.0)``.
-    step : float or "auto", default "auto"
-        Step size ``s``. ``"auto"`` uses ``0.5 / lambda_max(K)``, half the
-        largest stable step.
-    n_steps : int, default 200
-        Number of gradient steps.
-    record_path : bool, default False
-        Keep ``alpha`` after every step (``alpha_path_``) and, when the kernel
-        has a finite feature map, ``w_t = Phi^T alpha_t`` (``w_path_``).
-    progress : bool, default False
-        Show a progress bar (in a notebook) or line (on stderr) over the steps.
-
-    Attributes
-    ----------
-    dual_coef_ : ndarray of shape (n,)
-        The final ``alpha``.
-    X_fit_ : ndarray of shape (n, d)
-        A copy of the training inputs.
-    step_ : float
-        The step size used.
-    loss_path_ : ndarray of shape (n_steps + 1,)
-        The squared loss ``||K alpha_t - y||^2`` after each step.
-    alpha_path_ : ndarray of shape (n_steps + 1, n) or None
-    w_path_ : ndarray of shape (n_steps + 1, D) or None
-        Only when ``record_path`` and the kernel has ``features``.
-    features_ : ndarray of shape (n, D) or None
-        ``Phi``, the explicit features of the training inputs, when recorded.
-    kernel_, classes_, n_features_in_ :
-        The kernel used, the two labels, ``d``.
-
-    Examples
-    --------
-    >>> from kernelcourse.kernels import RBF
-    >>> from kernelcourse.datasets import circles
-    >>> X, y = circles(n=100, random_state=0)
-    >>> model = KernelGD(RBF(gamma=2.0), n_steps=300).fit(X, y)
-    >>> float((model.predict(X) == y).mean()) > 0.9
-    True
-    """
-
-    def __init__(self, kernel=None, step="auto", n_steps=200, record_path=False, progress=False):
-        self.kernel = kernel
-        self.step = step
-        self.n_steps = n_steps
-        self.record_path = record_path
-        self.progress = progress
-
-    @property
-    def alpha_(self):
-        """The final coefficients (same as ``dual_coef_``)."""
-        self._check_fitted()
-        return self.dual_coef_
-
-    def fit(self, X, y):
-        """Run gradient descent on ``k(X, X)``; returns ``self``."""
-        X = check_X(self, X, reset=True).copy()
-        y = encode_binary_labels(self, y, X.shape[0])
-        self.kernel_ = default_kernel(self.kernel, X.shape[1])
-        K = _gram(self.kernel_, X)
-        if isinstance(self.step, str):
-            if self.step != "auto":
-                raise ValueError(f"step must be a positive number or 'auto'; got step={self.step!r}")
-            step = 0.5 * largest_stable_step(K)
-        else:
-            step = self.step
-        run = kernel_gradient_descent(K, y, step, self.n_steps, record=self.record_path,
-                                      progress=self.progress)
-        self.X_fit_ = X
-        self.dual_coef_ = run.coef
-        self.step_ = run.step
-        self.loss_path_ = run.losses
-        self.alpha_path_ = run.path
-        self.w_path_ = None
-        self.features_ = None
-        if self.record_path and hasattr(self.kernel_, "features"):
-            try:
-                Phi = np.asarray(self.kernel_.features(X), dtype=float)
-            except NotImplementedError:
-                Phi = None
-            if Phi is not None:
-                self.features_ = Phi
-                self.w_path_ = w_from_alpha(Phi, run.path)
-        return self
-
-    def _check_fitted(self):
-        check_fitted(self, "dual_coef_")
-
-    def decision_function(self, X):
-        """``h(x) = sum_j alpha_j k(x_j, x)`` for every row of ``X``."""
-        self._check_fitted()
-        X = check_X(self, X, reset=False)
-        return decision_function(self.kernel_, self.X_fit_, self.dual_coef_, X)
-
-    def predict(self, X):
-        """``sign(h(x))`` as labels: ``classes_[1]`` (+1) where ``h(x) >= 0``, else ``classes_[0]``."""
-        return decode_binary_labels(self, self.decision_function(X) >= 0)
