@@ -398,3 +398,28 @@ def test_mismatch_kernel_past_the_pair_route_takes_the_features():
     S = hamming_pair_counts(X, Z, k=11, d_max=2)
     want = sum(mismatch_pair_count(11, 1, d) * S[d] for d in range(3))
     assert_array_equal(mismatch_kernel(X, Z, k=11, m=1), want)
+
+
+def test_wl_features_of_all_graphs_at_once_equal_the_relabelling_graph_by_graph():
+    """The stacked relabelling (one ``np.unique`` over all nodes' signatures a round) against
+    :func:`wl_relabel` (a dictionary of signatures, graph by graph): the same partition of the
+    nodes in every round, so the same Gram matrix, with isolated nodes and an empty graph."""
+    from kernelcourse.structured import wl_features
+    from kernelcourse.structured.graph_kernels import _wl_stacked_labels
+    rng = np.random.default_rng(21)
+    graphs = [_random_graph(rng, int(rng.integers(1, 12)), p=0.3) for _ in range(25)]
+    graphs += [Graph(np.zeros((0, 0))), Graph(np.zeros((3, 3)), ["a", "a", "b"])]
+    h = 4
+    rounds, dictionary = wl_relabel(graphs, h)
+    owner, stacked = _wl_stacked_labels(graphs, h)
+    for i in range(h + 1):
+        theirs = np.concatenate(rounds[i])
+        assert len(set(zip(stacked[i].tolist(), theirs.tolist()))) == len(set(theirs.tolist())) \
+            == len(set(stacked[i].tolist()))
+    rows = np.concatenate([np.full(len(lab), gi) for labels in rounds for gi, lab in enumerate(labels)])
+    cols = np.concatenate([lab for labels in rounds for lab in labels])
+    Phi = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(graphs), len(dictionary)))
+    assert_array_equal(wl_subtree_kernel(graphs, h=h), (Phi @ Phi.T).toarray())
+    F, G = wl_features(graphs[:10], h, graphs[10:])
+    assert_array_equal((F @ G.T).toarray(), (Phi[:10] @ Phi[10:].T).toarray())
+    assert wl_subtree_kernel([], h=2).shape == (0, 0)
