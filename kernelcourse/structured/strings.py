@@ -334,7 +334,7 @@ def _substitutions(codes, k, r, a):
     return np.ascontiguousarray(out.T), np.repeat(np.arange(len(sizes)), sizes)
 
 
-def _pair_weighted_blocks(codes, owner, n, k, m, a):
+def _pair_weighted_blocks(codes, owner, n, k, m, a, dtype=np.float64):
     """Blocks ``(lo, hi, D)`` with ``D[b, j - lo] = sum_{u in strings[j]} N(d(u, b))`` for
     every code ``b`` of ``A^k``: the counts of string ``j`` smoothed by the common-neighbour
     counts ``N(d)`` (:func:`mismatch_pair_count`), so that ``C D`` is a block of the kernel
@@ -375,7 +375,7 @@ def _pair_weighted_blocks(codes, owner, n, k, m, a):
             more = np.bincount(where.ravel(), weights[:where.size], minlength=size * width)
             D = more if D is None else D + more
         D = np.zeros(size * width) if D is None else D
-        yield lo, hi, D.reshape(size, width)[:, :hi - lo]
+        yield lo, hi, D.reshape(size, width)[:, :hi - lo].astype(dtype, copy=False)
 
 
 def _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize):
@@ -385,15 +385,22 @@ def _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize):
     cx, ox = _codes(X, k, alphabet)
     cz, oz = (cx, ox) if symmetric else _codes(Zs, k, alphabet)
 
+    # every entry and partial sum is an integer at most (k-mers of s)(k-mers of t) N(0): below
+    # 2^24, single precision holds it exactly and halves the memory the product reads
+    longest = max([np.bincount(ox).max(initial=0) if len(ox) else 0,
+                   np.bincount(oz).max(initial=0) if len(oz) else 0])
+    exact32 = int(longest) ** 2 * mismatch_pair_count(k, m, 0, a) < 2 ** 24
+    dtype = np.float32 if exact32 else np.float64
+
     def counts(codes, owner, n):
         indptr = np.searchsorted(owner, np.arange(n + 1))   # owner is sorted: rows in order
-        return sparse.csr_matrix((np.ones(len(codes)), codes, indptr), shape=(n, a ** k))
+        return sparse.csr_matrix((np.ones(len(codes), dtype), codes, indptr), shape=(n, a ** k))
 
     CX = counts(cx, ox, len(X))
     CZ = CX if symmetric else counts(cz, oz, len(Zs))
     K = np.zeros((len(X), len(Zs)))
     diag_Z = np.zeros(len(Zs))
-    for lo, hi, D in _pair_weighted_blocks(cz, oz, len(Zs), k, m, a):
+    for lo, hi, D in _pair_weighted_blocks(cz, oz, len(Zs), k, m, a, dtype):
         if symmetric:                                        # the lower triangle, mirrored
             K[lo:, lo:hi] = CX[lo:] @ D
             K[lo:hi, hi:] = K[hi:, lo:hi].T
@@ -405,7 +412,7 @@ def _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize):
     if symmetric:
         return cosine_normalize(K, np.diag(K), np.diag(K))
     diag_X = np.zeros(len(X))
-    for lo, hi, D in _pair_weighted_blocks(cx, ox, len(X), k, m, a):
+    for lo, hi, D in _pair_weighted_blocks(cx, ox, len(X), k, m, a, dtype):
         diag_X[lo:hi] = np.diag(CX[lo:hi] @ D)
     return cosine_normalize(K, diag_X, diag_Z)
 
