@@ -363,3 +363,63 @@ def test_mismatch_kernel_from_pairs_at_each_hamming_distance():
             assert [S[d, i, j] for d in range(3)] == [dist[d] for d in range(3)]
     from_pairs = sum(mismatch_pair_count(k, m, d) * S[d] for d in range(3))
     assert_array_equal(from_pairs, mismatch_kernel(X, Z, k=k, m=m))
+
+
+@pytest.mark.parametrize("k, m", [(3, 0), (3, 1), (4, 2), (8, 1)])
+def test_mismatch_kernel_from_pairs_equals_the_explicit_features(k, m, monkeypatch):
+    """The kernel's pair route (``C_X M C_Z^T``, block by block) against the product of the
+    explicit neighbourhood counts ``Phi_X Phi_Z^T``: the same integers, with and without the
+    table of neighbours, for strings shorter than k and blocks of several strings."""
+    import kernelcourse.structured.strings as strings_module
+    from kernelcourse.structured import mismatch_features
+    rng = np.random.default_rng(10 * k + m)
+    X = _random_strings(rng, 40, 0, 30) + ["", "AC"]
+    Z = _random_strings(rng, 23, 2, 30)
+    F, G = mismatch_features(X, k, m, Z=Z)
+    FF = mismatch_features(X, k, m)
+    for table in (True, False):
+        monkeypatch.setattr(strings_module, "_TABLE_MAX_ENTRIES", 1 << 25 if table else 0)
+        assert_array_equal(mismatch_kernel(X, Z, k=k, m=m), (F @ G.T).toarray())
+        assert_array_equal(mismatch_kernel(X, k=k, m=m), (FF @ FF.T).toarray())
+        dX = np.asarray(F.multiply(F).sum(axis=1)).ravel()
+        dZ = np.asarray(G.multiply(G).sum(axis=1)).ravel()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            want = (F @ G.T).toarray() / np.sqrt(np.outer(dX, dZ))
+        want[~np.isfinite(want)] = 0.0
+        assert_allclose(mismatch_kernel(X, Z, k=k, m=m, normalize=True), want, rtol=1e-12)
+
+
+def test_mismatch_kernel_past_the_pair_route_takes_the_features():
+    """``a^k`` past 2^20 (k = 11 over ACGT): the explicit features, equal to the pair counts."""
+    from kernelcourse.structured import hamming_pair_counts
+    rng = np.random.default_rng(5)
+    X, Z = _random_strings(rng, 6, 12, 30), _random_strings(rng, 4, 12, 30)
+    Z[1] = X[0] + Z[1]                          # shared 11-mers, so the kernel is not all zero
+    S = hamming_pair_counts(X, Z, k=11, d_max=2)
+    want = sum(mismatch_pair_count(11, 1, d) * S[d] for d in range(3))
+    assert_array_equal(mismatch_kernel(X, Z, k=11, m=1), want)
+
+
+def test_wl_features_of_all_graphs_at_once_equal_the_relabelling_graph_by_graph():
+    """The stacked relabelling (one ``np.unique`` over all nodes' signatures a round) against
+    :func:`wl_relabel` (a dictionary of signatures, graph by graph): the same partition of the
+    nodes in every round, so the same Gram matrix, with isolated nodes and an empty graph."""
+    from kernelcourse.structured import wl_features
+    from kernelcourse.structured.graph_kernels import _wl_stacked_labels
+    rng = np.random.default_rng(21)
+    graphs = [_random_graph(rng, int(rng.integers(1, 12)), p=0.3) for _ in range(25)]
+    graphs += [Graph(np.zeros((0, 0))), Graph(np.zeros((3, 3)), ["a", "a", "b"])]
+    h = 4
+    rounds, dictionary = wl_relabel(graphs, h)
+    owner, stacked = _wl_stacked_labels(graphs, h)
+    for i in range(h + 1):
+        theirs = np.concatenate(rounds[i])
+        assert len(set(zip(stacked[i].tolist(), theirs.tolist()))) == len(set(theirs.tolist())) \
+            == len(set(stacked[i].tolist()))
+    rows = np.concatenate([np.full(len(lab), gi) for labels in rounds for gi, lab in enumerate(labels)])
+    cols = np.concatenate([lab for labels in rounds for lab in labels])
+    Phi = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(graphs), len(dictionary)))
+    assert_array_equal(wl_subtree_kernel(graphs, h=h), (Phi @ Phi.T).toarray())
+    F, G = wl_features(graphs[:10], h, graphs[10:])
+    assert_array_equal((F @ G.T).toarray(), (Phi[:10] @ Phi[10:].T).toarray())
+    assert wl_subtree_kernel([], h=2).shape == (0, 0)

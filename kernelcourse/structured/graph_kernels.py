@@ -80,18 +80,54 @@ def wl_relabel(graphs, h: int, dictionary: dict | None = None):
     return rounds, dictionary
 
 
+def _wl_stacked_labels(graphs, h):
+    """Every round's compressed labels of all the graphs' nodes at once, as :func:`wl_relabel`
+    defines them (the same partition of the nodes in each round).
+
+    The graphs are stacked into one block-diagonal graph. In each round, row ``v`` of a
+    matrix holds ``v``'s label and then its neighbours' labels sorted (one sort of
+    ``row * L + label`` over all the edges), padded with ``-1``; two nodes get the same new
+    label exactly when their rows are equal, so ``np.unique`` over the rows relabels every
+    graph in one call. Returns the graph of each node and a list of ``h + 1`` label arrays,
+    round ``i``'s labels numbered ``0..L_i - 1``.
+    """
+    index: dict = {}
+    label = np.array([index.setdefault(lab, len(index)) for g in graphs for lab in g.labels],
+                     dtype=np.int64)
+    sizes = np.array([g.n_nodes for g in graphs], dtype=np.int64)
+    first = np.concatenate([[0], np.cumsum(sizes)])
+    edges = [np.nonzero(g.adjacency) for g in graphs]          # both directions, row-major
+    rows = np.concatenate([i + f for (i, _), f in zip(edges, first)] + [np.zeros(0, np.int64)])
+    cols = np.concatenate([j + f for (_, j), f in zip(edges, first)] + [np.zeros(0, np.int64)])
+    n = int(first[-1])
+    degree = np.bincount(rows, minlength=n)
+    slot = 1 + np.arange(len(rows)) - np.repeat(np.cumsum(degree) - degree, degree)
+    rounds = [label]
+    for _ in range(h):
+        L = int(label.max()) + 1 if n else 1
+        neighbour_labels = np.sort(rows * L + label[cols]) - rows * L   # sorted within each row
+        signature = np.full((n, 1 + int(degree.max(initial=0))), -1, dtype=np.int64)
+        signature[:, 0] = label
+        signature[rows, slot] = neighbour_labels
+        label = np.unique(signature, axis=0, return_inverse=True)[1].reshape(-1)
+        rounds.append(label)
+    return np.repeat(np.arange(len(graphs)), sizes), rounds
+
+
 def wl_features(X, h: int = 3, Z=None):
     """Sparse ``Phi[g, c]`` = how many nodes of graph ``g`` carry the compressed label ``c``
-    in some round ``0..h``; ``Phi_X`` or ``(Phi_X, Phi_Z)`` over one dictionary."""
+    in some round ``0..h``; ``Phi_X`` or ``(Phi_X, Phi_Z)`` over one dictionary.
+
+    Computed for all graphs at once (:func:`_wl_stacked_labels`); :func:`wl_relabel` is the
+    same relabelling graph by graph, with the signatures kept."""
     X, Z = _pair(X, Z)
+    h = check_nonnegative_int(h, "h")
     graphs = X + ([] if Z is None else Z)
-    rounds, dictionary = wl_relabel(graphs, h)
-    rows, cols = [], []
-    for labels in rounds:
-        for gi, lab in enumerate(labels):
-            rows.extend([gi] * len(lab))
-            cols.extend(lab.tolist())
-    Phi = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(graphs), len(dictionary)))
+    owner, rounds = _wl_stacked_labels(graphs, h)
+    offsets = np.cumsum([0] + [int(lab.max()) + 1 if lab.size else 0 for lab in rounds])
+    cols = np.concatenate([lab + off for lab, off in zip(rounds, offsets)])
+    rows = np.tile(owner, h + 1)
+    Phi = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(graphs), int(offsets[-1])))
     return Phi if Z is None else (Phi[:len(X)], Phi[len(X):])
 
 

@@ -298,6 +298,125 @@ def hamming_pair_counts(X, Z=None, k: int = 5, d_max: int = 2, alphabet: str = D
     return S
 
 
+#: The pair route of :func:`mismatch_kernel` keeps a dense block of ``a^k`` rows; past this
+#: many k-mers it counts through the explicit features instead.
+_PAIR_ROUTE_MAX_KMERS = 1 << 20
+#: The largest table of neighbours (distinct k-mers times neighbourhood size) it lists at once.
+_TABLE_MAX_ENTRIES = 1 << 25
+
+
+def _substitutions(codes, k, r, a):
+    """``(neighbours, dist)``: row ``i`` of ``neighbours`` lists the codes of every string
+    within ``r`` substitutions of the k-mer ``codes[i]``, ``dist[c]`` the substitutions of
+    column ``c`` (the same for every row).
+
+    Substituting letter ``(x_p + s) mod a`` for digit ``x_p`` at place ``p`` (weight
+    ``a^(k-1-p)``) adds ``step[p, s] = ((x_p + s) mod a - x_p) a^(k-1-p)`` to the code,
+    ``s = 1..a-1``; a neighbour at distance ``d`` adds one such step at each of ``d`` places.
+    """
+    n = len(codes)
+    powers = a ** np.arange(k - 1, -1, -1, dtype=np.int64)
+    digits = (codes // powers[:, None]) % a                                     # (k, n)
+    step = ((digits[:, None, :] + np.arange(1, a)[:, None]) % a - digits[:, None, :]) \
+        * powers[:, None, None]                                                 # (k, a-1, n)
+    sizes = [comb(k, d) * (a - 1) ** d for d in range(min(r, k) + 1)]
+    out = np.empty((sum(sizes), n), dtype=np.int64)      # built column-wise: long inner loops
+    start = 0
+    for d, size in enumerate(sizes):
+        places = np.array(list(itertools.combinations(range(k), d)), dtype=np.intp).reshape(comb(k, d), d)
+        view = out[start:start + size].reshape((len(places),) + (a - 1,) * d + (n,))
+        view[...] = codes
+        for i in range(d):                        # axis 1 + i: the letter put at the i-th place
+            shape = [len(places)] + [1] * d + [n]
+            shape[1 + i] = a - 1
+            view += step[places[:, i]].reshape(shape)
+        start += size
+    return np.ascontiguousarray(out.T), np.repeat(np.arange(len(sizes)), sizes)
+
+
+def _pair_weighted_blocks(codes, owner, n, k, m, a, dtype=np.float64):
+    """Blocks ``(lo, hi, D)`` with ``D[b, j - lo] = sum_{u in strings[j]} N(d(u, b))`` for
+    every code ``b`` of ``A^k``: the counts of string ``j`` smoothed by the common-neighbour
+    counts ``N(d)`` (:func:`mismatch_pair_count`), so that ``C D`` is a block of the kernel
+    when ``C`` holds the k-mer counts of the other strings.
+
+    The codes within ``2m`` substitutions of each distinct k-mer are listed once (a table,
+    when it holds at most ``_TABLE_MAX_ENTRIES``; else anew for each block), then every k-mer of the
+    block adds ``N(d)`` at its neighbours' rows by one ``bincount``.
+    """
+    N = np.array([mismatch_pair_count(k, m, d, a) for d in range(2 * m + 1)], float)
+    size = a ** k
+    width = max(1, min(n, (1 << 20) // size))
+    kinds, kind_of = np.unique(codes, return_inverse=True)
+    R = mismatch_neighbourhood_size(k, 2 * m, a)
+    table = None
+    if len(kinds) * R <= _TABLE_MAX_ENTRIES:
+        table, dist = _substitutions(kinds, k, 2 * m, a)
+        table *= width                            # row b of D starts at b * width
+    starts = np.searchsorted(owner, np.arange(n + 1))
+    chunk = max(1, (1 << 22) // R)                # k-mers scattered at a time
+    buffer = weights = None
+    for lo in range(0, n, width):
+        hi = min(n, lo + width)
+        D = None
+        for c0 in range(starts[lo], starts[hi], chunk):
+            c1 = min(starts[hi], c0 + chunk)
+            if table is None:
+                where, dist = _substitutions(codes[c0:c1], k, 2 * m, a)
+                where *= width
+            else:
+                if buffer is None:
+                    buffer = np.empty((min(chunk, len(codes)), R), dtype=np.int64)
+                where = buffer[:c1 - c0]
+                np.take(table, kind_of[c0:c1], axis=0, out=where)
+            where += (owner[c0:c1] - lo)[:, None]
+            if weights is None:                   # N(d) repeated row after row
+                weights = np.tile(N[dist], min(chunk, len(codes)))
+            more = np.bincount(where.ravel(), weights[:where.size], minlength=size * width)
+            D = more if D is None else D + more
+        D = np.zeros(size * width) if D is None else D
+        yield lo, hi, D.reshape(size, width)[:, :hi - lo].astype(dtype, copy=False)
+
+
+def _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize):
+    """The mismatch Gram matrix from pairs of k-mers: ``K = C_X M C_Z^T`` with
+    ``M[u, v] = N(d(u, v))``, block by block of ``Z``'s strings (dense ``M C_Z^T``)."""
+    a = len(alphabet)
+    cx, ox = _codes(X, k, alphabet)
+    cz, oz = (cx, ox) if symmetric else _codes(Zs, k, alphabet)
+
+    # every entry and partial sum is an integer at most (k-mers of s)(k-mers of t) N(0): below
+    # 2^24, single precision holds it exactly and halves the memory the product reads
+    longest = max([np.bincount(ox).max(initial=0) if len(ox) else 0,
+                   np.bincount(oz).max(initial=0) if len(oz) else 0])
+    exact32 = int(longest) ** 2 * mismatch_pair_count(k, m, 0, a) < 2 ** 24
+    dtype = np.float32 if exact32 else np.float64
+
+    def counts(codes, owner, n):
+        indptr = np.searchsorted(owner, np.arange(n + 1))   # owner is sorted: rows in order
+        return sparse.csr_matrix((np.ones(len(codes), dtype), codes, indptr), shape=(n, a ** k))
+
+    CX = counts(cx, ox, len(X))
+    CZ = CX if symmetric else counts(cz, oz, len(Zs))
+    K = np.zeros((len(X), len(Zs)))
+    diag_Z = np.zeros(len(Zs))
+    for lo, hi, D in _pair_weighted_blocks(cz, oz, len(Zs), k, m, a, dtype):
+        if symmetric:                                        # the lower triangle, mirrored
+            K[lo:, lo:hi] = CX[lo:] @ D
+            K[lo:hi, hi:] = K[hi:, lo:hi].T
+        else:
+            K[:, lo:hi] = CX @ D
+            diag_Z[lo:hi] = np.diag(CZ[lo:hi] @ D) if normalize else 0.0
+    if not normalize:
+        return K
+    if symmetric:
+        return cosine_normalize(K, np.diag(K), np.diag(K))
+    diag_X = np.zeros(len(X))
+    for lo, hi, D in _pair_weighted_blocks(cx, ox, len(X), k, m, a, dtype):
+        diag_X[lo:hi] = np.diag(CX[lo:hi] @ D)
+    return cosine_normalize(K, diag_X, diag_Z)
+
+
 def mismatch_kernel(X, Z=None, k: int = 5, m: int = 1, alphabet: str = DNA,
                     normalize: bool = False) -> np.ndarray:
     """The (k, m)-mismatch kernel ``k(s, t) = sum_{b in A^k} phi_b(s) phi_b(t)`` (10.3).
@@ -309,8 +428,27 @@ def mismatch_kernel(X, Z=None, k: int = 5, m: int = 1, alphabet: str = DNA,
     k-mers: ``k(s, t) = sum_{d <= 2m} N(d) S_d(s, t)``, with ``N(d)``
     (:func:`mismatch_pair_count`) the common neighbours of two k-mers at distance ``d`` and
     ``S_d`` (:func:`hamming_pair_counts`) the pairs at that distance.
+
+    The computation takes the second form: ``K = C_X M C_Z^T``, with ``C`` the sparse k-mer
+    counts and ``M[u, v] = N(d(u, v))``. For a block of strings ``t``, ``M C_t^T`` is built
+    densely (every k-mer of ``t`` adds ``N(d)`` to each of the codes within ``2m``
+    substitutions), then one sparse-times-dense product gives the block's column of ``K``.
+    Past ``2^20`` k-mers (``a^k``) it takes the explicit features, ``Phi_X Phi_Z^T``.
     Every character must belong to ``alphabet``.
     """
+    X = as_strings(X, "X")
+    symmetric = Z is None
+    Zs = X if symmetric else as_strings(Z, "Z")
+    k = check_positive_int(k, "k")
+    m = check_nonnegative_int(m, "m")
+    alphabet = _check_alphabet(alphabet, [X] if symmetric else [X, Zs], ["X", "Z"])
+    if len(alphabet) ** k <= _PAIR_ROUTE_MAX_KMERS:
+        return _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize)
+    return _feature_gram(X, None if symmetric else Zs, k, m, alphabet, normalize)
+
+
+def _feature_gram(X, Z, k, m, alphabet, normalize):
+    """``Phi_X Phi_Z^T`` from the explicit neighbourhood counts (:func:`mismatch_features`)."""
     if Z is None:
         F = mismatch_features(X, k, m, alphabet)
         G = F
