@@ -1,4 +1,4 @@
-"""Diagnoses by relation (kernelcourse/grading/relations.py): each relation fires where it
+"""Diagnoses by relation (kernelcourse/grading/relations/): each relation fires where it
 holds on every failing case and never where it does not: a near miss (a value close to the
 relation but off by more than the question's tolerance), a relation that holds on one failing
 case but not on another, two relations the values cannot tell apart, a passing answer."""
