@@ -38,7 +38,8 @@ import numpy as np
 from ..compare import values_match
 from ..question import Diagnosis
 from ..relation_words import message_of, ordinal
-from .fitted import _fitted, _per_case, _round
+from .fitted import _fitted, _fitted_power, _per_case, _round
+from .inputs import input_hypotheses
 from .values import _ORDERS, _hypotheses, _leaves
 
 __all__ = ["Relation", "relate", "relation_holds"]
@@ -58,10 +59,13 @@ class Relation(Diagnosis):
 # ------------------------------------------------------------------------ words and choosing
 
 #: the kinds, most specific first; a later kind never hides an earlier one
-_RANK = ["nonfinite", "zero", "transpose", "swapped", "short", "extra", "reshape", "factor",
-         "offset", "power", "nfactor", "xfactor", "epower", "xoffset", "aoffset", "order",
-         "scalar", "array", "shape", "cfactor", "coffset", "matrix", "same", "only", "scaled", "shifted"]
-#: kinds a more specific kind makes redundant when both hold
+_RANK = ["nonfinite", "zero", "input", "swapargs", "tinput", "transpose", "swapped", "short",
+         "extra", "slices", "reshape", "factor", "offset", "power", "clip", "nfactor", "xfactor",
+         "epower", "xoffset", "aoffset", "order", "scalar", "array", "shape", "cfactor",
+         "coffset", "cpower", "matrix", "same", "only", "scaled", "shifted"]
+#: what the reference on changed inputs gives holds beside any relation of the values alone
+_VALUE_KINDS = set(_RANK) - {"nonfinite", "zero", "input", "swapargs", "tinput"}
+#: for a kind, the kinds that make it redundant when both hold (it gives way to them)
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
             "cfactor": {"factor", "nfactor", "xfactor"},
             "coffset": {"offset", "xoffset", "aoffset"},
@@ -69,7 +73,12 @@ _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": 
             "shifted": {"offset", "xoffset", "coffset", "aoffset"}, "same": {"zero"},
             "matrix": {"factor", "offset", "nfactor", "xfactor", "xoffset", "cfactor",
                        "coffset"},
+            "cpower": {"power", "epower"},
             "only": set(_RANK) - {"only"}}
+for _kind in _VALUE_KINDS:
+    # the answer is an input itself, or the reference on swapped or transposed inputs: what
+    # else its values happen to be (a transpose, a factor) says less
+    _IMPLIED[_kind] = _IMPLIED.get(_kind, set()) | {"input", "swapargs", "tinput"}
 
 
 def _relations(question, failing) -> tuple[list, list]:
@@ -90,9 +99,12 @@ def _relations(question, failing) -> tuple[list, list]:
                 values_match(list(actual)[::-1], list(expected), question.rtol,
                              question.atol)[0]:
             common[("swapped",)] = None
+        common.update(input_hypotheses(question, case, actual, expected, names))
         per_case.append(common)
     held = [(k, v if k[0] != "aoffset" else [c[k] for c in per_case])
-            for k, v in per_case[0].items() if all(k in c for c in per_case[1:])]
+            for k, v in per_case[0].items()
+            if k[0] != "shape" and all(k in c for c in per_case[1:])]
+    held += _shape_held(per_case)
     finite = all(np.all(np.isfinite(p.A)) for p in pairs)
     if finite and all(p.A.shape == p.E.shape and not np.any(p.A) for p in pairs):
         held.append((("zero",), None))
@@ -102,6 +114,9 @@ def _relations(question, failing) -> tuple[list, list]:
             not all(p.E.shape == pairs[0].E.shape and pairs[0].close(p.E) for p in pairs[1:]):
         held.append((("same",), pairs[0].a))
     # the "only" and shift relations of a case compare the first failing case's detail
+    c = _fitted_power(pairs)
+    if c is not None:
+        held.append((("cpower", c), None))
     for kind in ("factor", "offset"):
         c = _fitted(pairs, kind)
         if c is not None and c not in (1.0, 0.0):
@@ -110,6 +125,16 @@ def _relations(question, failing) -> tuple[list, list]:
         if values is not None and len({_round(v) for v in values}) > 1:
             held.append(((("scaled" if kind == "factor" else "shifted"),), values))
     return held, pairs
+
+
+def _shape_held(per_case: list) -> list:
+    """The "shape" relation over all the failing cases: each axis of the answer is an input's
+    axis on every case (the inputs whose lengths match it on all of them)."""
+    shapes = [next(((k, v) for k, v in c.items() if k[0] == "shape"), None) for c in per_case]
+    if not all(shapes) or len({len(k[1]) for k, _ in shapes}) != 1:
+        return []
+    names = tuple(frozenset.intersection(*axis) for axis in zip(*(k[1] for k, _ in shapes)))
+    return [(("shape", names), shapes[0][1])] if all(names) else []
 
 
 def relate(question, records) -> tuple[Relation | None, int | None]:
@@ -180,6 +205,9 @@ def relation_holds(question, relation: Relation, records) -> bool:
         return any(k[0] in (key[0], *_IMPLIED[key[0]]) for k, _ in held)
     if key[0] == "nfactor":
         return any(k[:2] == key[:2] and k[2] in key[2] for k, _ in held)
+    if key[0] == "shape":
+        return any(k[0] == "shape" and len(k[1]) == len(key[1]) and
+                   all(a & b for a, b in zip(k[1], key[1])) for k, _ in held)
     return any(k == key for k, _ in held)
 
 

@@ -60,3 +60,37 @@ def _per_case(pairs: list, kind: str):
 def _round(x: float) -> float:
     return float(f"{x:.4g}")
 
+
+
+#: exponents a fitted power must not be (named elsewhere, or no change)
+_NAMED_POWERS = (0.0, 1.0, 2.0, 0.5, -1.0)
+
+
+def _fitted_power(pairs: list):
+    """One exponent ``c`` with every answer value the expected one to the power ``c`` (a
+    constant exponent changed: ``3 ** d`` for ``2 ** d``, a square root where a cube root
+    is due), found from the values and checked on each; None unless the expected values are
+    positive, two entries at least tell the exponent (an expected value of 1 tells none) and
+    it holds on all."""
+    if any(p.A.shape != p.E.shape or np.any(p.E <= 0) or np.any(p.A <= 0) for p in pairs):
+        return None
+    A = np.concatenate([p.A.ravel() for p in pairs])
+    E = np.concatenate([p.E.ravel() for p in pairs])
+    useful = np.abs(np.log(E)) > 1e-3
+    if useful.sum() < 2:
+        return None
+    c = float(np.median(np.log(A[useful]) / np.log(E[useful])))
+    if not np.isfinite(c) or any(abs(c - k) < 1e-6 for k in _NAMED_POWERS) or \
+            not all(p.close(p.E ** c) for p in pairs):
+        return None
+    for a in range(2, 11):      # a whole base changed (3 ** d for 2 ** d): the exact ratio
+        for b in range(2, 11):
+            r = float(np.log(b) / np.log(a))
+            if a != b and abs(r - c) < 1e-3 * abs(c) and all(p.close(p.E ** r) for p in pairs):
+                return r
+    for digits in (4, 6, 8, 10, 17):
+        r = float(f"{c:.{digits}g}")
+        if all(p.close(p.E ** r) for p in pairs):
+            return r
+    return c
+

@@ -160,6 +160,17 @@ def _hypotheses(p: _Pair) -> dict:
             target = f(E)
         if np.all(np.isfinite(target)) and p.close(target):
             found[("power", kind)] = None
+    if np.any(E < -p.atol) and np.any(E > p.atol):    # values kept and values cut off
+        if p.close(np.maximum(E, 0)):
+            found[("clip", "below")] = None
+        elif p.close(np.minimum(E, 0)):
+            found[("clip", "above")] = None
+    if np.any(np.abs(E) > 1 + p.atol) and np.any(np.abs(E) < 1 - p.atol) and \
+            p.close(np.clip(E, -1, 1)):
+        found[("clip", "unit")] = None
+    for name, X in p.arrays.items():
+        if X.shape == A.shape and p.close(X):
+            found[("input", name)] = None
     if E.ndim == 2 and E.shape[0] == E.shape[1] and p.close(E.T):
         found[("transpose",)] = None
     if E.ndim >= 1 and E.shape[0] >= 2:
