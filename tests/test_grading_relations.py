@@ -427,7 +427,8 @@ def test_an_error_whose_message_the_inputs_explain(kind, message, tag, words):
     lengths = {"the number of rows of Z": 3, "the number of columns of Z": 2,
                "the number of rows of X": 2, "the length of y": 3, "the number of rows of W": 4,
                "the number of columns of W": 5}
-    key, said = explain_error(kind, message, lengths, {"Z": (3, 2), "X": (2, 2), "y": (3,)})
+    key, said = explain_error(kind, message, lengths,
+                              {"Z": (3, 2), "X": (2, 2), "y": (3,), "K": (3, 3)})
     assert key[1] == tag and words in said, said
 
 
@@ -440,11 +441,16 @@ def test_an_error_whose_message_the_inputs_explain(kind, message, tag, words):
     ("ValueError", "K must be a square (n, n) Gram matrix; got shape (6,)"),
     # lengths that differ by one and are both an input's: one short, or the other input?
     ("ValueError", "operands could not be broadcast together with shapes (2,2) (2,3)"),
+    # an input of y's shape said to be wrong in its own shape: not another input's
+    ("ValueError", "alpha must have the length of K's rows; got shape (3,)"),
+    ("IndexError", "index 0 is out of bounds for axis 0 with size 0"),      # an empty array
+    ("ZeroDivisionError", "float division by zero"),                         # says no more
 ])
 def test_an_error_that_names_nothing_the_inputs_explain_gets_no_words(kind, message):
     lengths = {"the number of rows of Z": 3, "the number of columns of Z": 2,
                "the length of y": 3}
-    assert explain_error(kind, message, lengths, {"Z": (3, 2), "y": (3,)}) is None
+    assert explain_error(kind, message, lengths,
+                         {"Z": (3, 2), "y": (3,), "alpha": (3,), "K": (2, 2)}) is None
 
 
 def test_the_grader_reads_the_mistake_from_the_error_only_when_every_failing_case_raised_it():

@@ -127,7 +127,7 @@ def mutation_tags(description: str) -> set:
     is: ``"off by one"`` (a slice shifted, ``n`` and ``n - 1``, a constant or a comparison off
     by one, a ``+ 1`` dropped), ``"order"`` (arguments or operands swapped, a transpose, another
     axis), ``"axis"`` (another axis, an index constant changed), ``"float"`` (a constant made
-    fractional, a ``/`` brought in), ``"zero"`` (a constant made 0, a term dropped)."""
+    fractional, a ``/`` brought in)."""
     m = re.search(r"\[([^\]]+)\] (.*)$", description)
     if not m:
         return set()
@@ -147,12 +147,9 @@ def mutation_tags(description: str) -> set:
             tags.add("off by one")
         if new != int(new):
             tags.add("float")
-        if new == 0:
-            tags.add("zero")
     if operator == "comparison" and re.search(r"<=? .* -> .*<|>=? .* -> .*>", change):
         tags.add("off by one")
     if operator == "dropped term":
-        tags.add("zero")
         if re.search(r"[+-] 1(\.0)? ->", change):
             tags.add("off by one")
     if operator == "arithmetic" and "/" in change.split("->")[-1]:

@@ -13,9 +13,9 @@ from ..compare import values_match
 def _same_kind(a, b) -> bool:
     if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
         return a.ndim == b.ndim and a.dtype.kind in "biuf" and b.dtype.kind in "biuf"
-    numbers = (int, float, np.integer, np.floating)
-    return (isinstance(a, numbers) and isinstance(b, numbers) and
-            not isinstance(a, (bool, np.bool_)) and not isinstance(b, (bool, np.bool_)))
+    # two floats (lam and gamma), never integers: a count swapped in might run the reference
+    # for a long time
+    return isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating))
 
 
 def _variants(case, names):

@@ -7,7 +7,7 @@ exist, a float used as a count, a text where a number is needed.
 
 :func:`explain_raised` gives a :class:`RaisedRelation` (``found_by == "raised"``) whose
 ``key`` is ``("raised", tag, ...)``; ``tag`` is the kind of mistake the words name (``"off by
-one"``, ``"order"``, ``"axis"``, ``"float"``, ``"zero"``), so a caller can check the words
+one"``, ``"order"``, ``"axis"``, ``"float"``), so a caller can check the words
 against a known change (``tools/diagnosis_coverage.py``). An error the answer's own code
 raises on purpose, or one whose message names nothing the inputs explain, gets no words
 beyond the error itself.
@@ -105,7 +105,7 @@ def explain_error(error_type: str, message: str, lengths: dict, shapes: dict):
     m = _INDEX.search(message)
     if m:
         index, size = int(m.group(1)), int(m.group(3))
-        if index == size:
+        if index == size >= 1:
             return (("raised", "off by one", "index"),
                     f"index {index} on an axis of length {size}, whose indices run from 0 to "
                     f"{size - 1}: a loop or a range one too long, an index one too far?")
@@ -119,7 +119,8 @@ def explain_error(error_type: str, message: str, lengths: dict, shapes: dict):
     if m:
         name, got = m.group(1), _shapes(m.group(2))[0] if _shapes(m.group(2)) else None
         others = sorted(k for k, s in shapes.items() if s == got and k != name)
-        if others:
+        if others and name in shapes and shapes[name] != got:
+            # an input received another input's shape (not its own, wrongly checked)
             return (("raised", "order", "arguments"),
                     f"{name} received an array of shape {got}, the shape of the input "
                     f"{others[0]}: arguments passed in the wrong order?")
@@ -134,10 +135,6 @@ def explain_error(error_type: str, message: str, lengths: dict, shapes: dict):
         return (("raised", "order", "text"),
                 "an argument of another kind (a name, a type) arrived where a number or an "
                 "array is needed: two arguments of a call in the wrong order?")
-    if error_type == "ZeroDivisionError":
-        return (("raised", "zero", "division"),
-                "a division by zero: a count, a norm or a constant that is 0 where it should "
-                "not be?")
     return None
 
 
