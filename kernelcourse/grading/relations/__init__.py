@@ -12,11 +12,14 @@ comparison (:func:`~kernelcourse.grading.compare.values_match`, its ``rtol``/``a
 * an offset: ±1, a number argument, a multiple of an array argument (a term dropped), the
   same number on every case, or one amount per case for every entry of an array;
 * squared, square-rooted, absolute, reciprocal, exponentiated or logarithm values, or a
-  power read from a number argument (a factor in a kernel's exponent); zeros; one answer
-  whatever the inputs;
-* a transpose, a reversed, shifted or permuted order, items of a tuple swapped;
+  power read from a number argument (a factor in a kernel's exponent), or one fitted exponent
+  (``3 ** d`` for ``2 ** d``: :mod:`.fitted`); values cut off at 0; zeros; one answer
+  whatever the inputs; an input itself, unchanged;
+* a transpose, a reversed, shifted or permuted order, items of a tuple swapped; the value
+  the reference gives with two inputs swapped or a square input transposed (:mod:`.inputs`);
 * the wrong shape: one number for an array (and which: the sum, the mean...), an array for a
-  number, one entry short or too many, lengths that are another input's axis;
+  number, rows, columns or entries left out or added, the rest right and in order
+  (:mod:`.shapes`), lengths that are the same inputs' axes on every failing case;
 * where a NaN or an infinity appeared;
 * the only entries that differ: the diagonal, the first or the last.
 
@@ -27,6 +30,11 @@ kinds both hold on every failing case, nothing is said (a wrong diagnosis is wor
 unless one is plainly the more specific (a named constant against a fitted one). The relation
 travels as a :class:`Relation`, a :class:`~kernelcourse.grading.question.Diagnosis` whose
 ``found_by`` is ``"relation"``, in the verdict's ``diagnosis`` field.
+
+When every failing case raised instead, :func:`.raised.explain_raised` reads the mistake from
+the error's words where the inputs explain its shapes, sizes or index (a slice one short, a
+transpose missing, an index one past the end): a :class:`.raised.RaisedRelation`, whose
+``found_by`` is ``"raised"``.
 """
 from __future__ import annotations
 
