@@ -417,7 +417,8 @@ from kernelcourse.grading.relations.raised import explain_error  # noqa: E402
      "columns of W)"),
     ("IndexError", "index 3 is out of bounds for axis 0 with size 3", "off by one",
      "indices run from 0 to 2"),
-    ("IndexError", "tuple index out of range", "axis", "an axis that the array does not have"),
+    ("AxisError", "axis 2 is out of bounds for array of dimension 2", "axis",
+     "an axis that the array does not have"),
     ("TypeError", "'float' object cannot be interpreted as an integer", "float",
      "a / where // is meant"),
     ("ValueError", "K must be a square (n, n) Gram matrix; got shape (3,)", "order",
@@ -445,6 +446,7 @@ def test_an_error_whose_message_the_inputs_explain(kind, message, tag, words):
     ("ValueError", "alpha must have the length of K's rows; got shape (3,)"),
     ("IndexError", "index 0 is out of bounds for axis 0 with size 0"),      # an empty array
     ("ZeroDivisionError", "float division by zero"),                         # says no more
+    ("IndexError", "tuple index out of range"),     # another axis, or an argument of another shape
 ])
 def test_an_error_that_names_nothing_the_inputs_explain_gets_no_words(kind, message):
     lengths = {"the number of rows of Z": 3, "the number of columns of Z": 2,

@@ -110,11 +110,12 @@ def explain_error(error_type: str, message: str, lengths: dict, shapes: dict):
                     f"index {index} on an axis of length {size}, whose indices run from 0 to "
                     f"{size - 1}: a loop or a range one too long, an index one too far?")
         return None
-    if error_type == "IndexError" and "tuple index out of range" in message or \
-            error_type == "AxisError":
+    if error_type == "AxisError" or "is out of bounds for array of dimension" in message:
+        # (a bare "tuple index out of range" is left alone: shape[k] of an array with fewer
+        # axes is as often an argument of another shape passed as another axis meant)
         return (("raised", "axis", "index"),
-                "an axis that the array does not have (shape[k] or axis=k with k at least "
-                "its number of axes): another axis meant?")
+                "an axis that the array does not have (axis=k with k at least its number of "
+                "axes): another axis meant?")
     m = _GOT_SHAPE.search(message)
     if m:
         name, got = m.group(1), _shapes(m.group(2))[0] if _shapes(m.group(2)) else None
