@@ -81,7 +81,7 @@ _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": 
             "shifted": {"offset", "xoffset", "coffset", "aoffset"}, "same": {"zero"},
             "matrix": {"factor", "offset", "nfactor", "xfactor", "xoffset", "cfactor",
                        "coffset"},
-            "cpower": {"power", "epower"},
+            "cpower": {"power", "epower", "factor", "cfactor", "offset", "coffset"},
             "only": set(_RANK) - {"only"}}
 for _kind in _VALUE_KINDS:
     # the answer is an input itself, or the reference on swapped or transposed inputs: what
