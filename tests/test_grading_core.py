@@ -225,7 +225,7 @@ def test_the_diagnosis_that_agrees_on_most_cases_wins():
                                          Diagnosis("square", "squared", lambda n: n ** 2)])
     assert evaluate(q, lambda n: n ** 2, 0).diagnosis.name == "square"
     assert evaluate(q, lambda n: 2 ** n - 1, 0).diagnosis.name == "minus"
-    # no named mistake fits a constant answer; the relation says it is one (grading/relations.py)
+    # no named mistake fits a constant answer; the relation says it is one (grading/relations/)
     assert evaluate(q, lambda n: 7, 0).diagnosis.found_by == "relation"
 
 

@@ -1,4 +1,4 @@
-"""Diagnoses by relation (kernelcourse/grading/relations.py): each relation fires where it
+"""Diagnoses by relation (kernelcourse/grading/relations/): each relation fires where it
 holds on every failing case and never where it does not: a near miss (a value close to the
 relation but off by more than the question's tolerance), a relation that holds on one failing
 case but not on another, two relations the values cannot tell apart, a passing answer."""
@@ -294,3 +294,182 @@ def test_rows_and_columns_off_by_amounts_or_factors_of_their_own():
 def test_odd_values_name_nothing_and_never_crash():
     assert _named([(np.float64(1.0), np.zeros(0))]) is None        # one number for an empty array
     assert _named([([1.0, [2.0]], [1.0, [3.0]])]) is None           # ragged
+
+
+# ------------------------------------------------- slices, exponents, clipping, the inputs
+
+def test_rows_or_columns_left_out_or_added():
+    M1, M2 = RNG.normal(size=(3, 4)), RNG.normal(size=(3, 5))
+    message = _named([(M1[:, :3], M1), (M2[:, :4], M2)])
+    assert message.startswith("the right columns in the right order, but the last 1 column "
+                              "of the expected ones is missing (shape (3, 3) where (3, 4)"), message
+    assert "1 row of the expected ones is missing" in _named([(M1[[0, 2]], M1), (M2[[0, 2]], M2)])
+    assert "with 1 column too many at the end" in \
+        _named([(np.hstack([M1, M1[:, :1]]), M1), (np.hstack([M2, M2[:, :1]]), M2)])
+    # a column left out and an entry changed: nothing
+    near = M1[:, :3].copy()
+    near[1, 1] += 1e-4
+    assert _named([(near, M1), (M2[:, :4], M2)]) is None
+    # the last column left out on one case, the first on the other: nothing
+    assert _named([(M1[:, :3], M1), (M2[:, 1:], M2)]) is None
+
+
+def test_a_constant_exponent_changed():
+    e1, e2 = np.array([2.0, 4.0, 8.0]), np.array([16.0, 32.0, 64.0])
+    message = _named([(3 ** np.log2(e1), e1), (3 ** np.log2(e2), e2)])
+    assert message == ("every value is the expected one to the power 1.585, on every failing "
+                       "case (3^x where 2^x is due: 3^x = (2^x)^1.585)"), message
+    p1, p2 = RNG.uniform(0.1, 3, size=4), RNG.uniform(0.1, 3, size=4)
+    assert "to the power 1.3, on every failing case: an exponent changed" in \
+        _named([(p1 ** 1.3, p1), (p2 ** 1.3, p2)])
+    # another exponent on each case, or one failing number: nothing
+    assert _named([(p1 ** 1.3, p1), (p2 ** 1.4, p2)]) is None
+    assert _named([(np.float64(2.5 ** 1.3), np.float64(2.5))]) is None
+    # a near miss
+    assert _named([(p1 ** 1.3 * (1 + 1e-5), p1), (p2 ** 1.3, p2)]) is None
+
+
+def test_values_cut_off_at_zero():
+    e1, e2 = np.array([-1.0, 2.0, 3.0, -4.0]), np.array([1.0, -2.0, -0.5, 4.0])
+    assert "the negative values cut off at 0" in \
+        _named([(np.maximum(e1, 0), e1), (np.maximum(e2, 0), e2)])
+    changed = np.maximum(e2, 0)
+    changed[0] = 1.5          # cut off, and a positive value changed too
+    assert _named([(np.maximum(e1, 0), e1), (changed, e2)]) is None
+
+
+def test_the_input_itself():
+    X1, X2 = RNG.normal(size=(5, 3)), RNG.normal(size=(7, 3))
+    records = [(Case((X1, 0.3)), X1.copy(), X1.sum(1) + 0.3, False),
+               (Case((X2, 0.3)), X2.copy(), X2.sum(1) + 0.3, False)]
+    assert relate(_question(), records)[0].message == "your answer is the input X itself, unchanged"
+    records[1] = (Case((X2, 0.3)), X2 + 1e-4, X2.sum(1) + 0.3, False)
+    assert relate(_question(), records)[0] is None
+
+
+def _product_question():
+    def reference(K, y):
+        return K @ y - 2 * y
+    cases = lambda rng: [Case((rng.normal(size=(n, n)), rng.normal(size=n))) for n in (4, 5)]
+    return Question(id="toy.rel3", title="toy", function="f", points=1, reference=reference,
+                    cases=cases)
+
+
+def test_the_expected_value_of_changed_inputs():
+    q = _product_question()
+    result = evaluate(q, lambda K, y: K.T @ y - 2 * y, 0, detect_shortcuts=False)
+    assert result.diagnosis.message == ("your answer is what the expected one would be with K "
+                                        "transposed: K is used as K.T (rows for columns)")
+    assert relation_holds(q, result.diagnosis, [(c, c.args[0].T @ c.args[1] - 2 * c.args[1],
+                                                 q.expected(c), False) for c in q.make_cases(3)])
+
+    def swapped(a, b):
+        return a - 2 * b
+    q2 = Question(id="toy.rel4", title="toy", function="f", points=1, reference=swapped,
+                  cases=lambda rng: [Case((rng.normal(size=4), rng.normal(size=4)))
+                                     for _ in range(2)])
+    result = evaluate(q2, lambda a, b: b - 2 * a, 0, detect_shortcuts=False)
+    assert "with the inputs a and b swapped" in result.diagnosis.message
+    # a near miss, and a symmetric K (its transpose is itself): no changed-input relation
+    result = evaluate(q2, lambda a, b: b - 2 * a + 1e-4, 0, detect_shortcuts=False)
+    assert result.diagnosis is None or "swapped" not in result.diagnosis.message
+    result = evaluate(q, lambda K, y: K @ y - 3 * y, 0, detect_shortcuts=False)
+    assert result.diagnosis is None or "transposed" not in result.diagnosis.message
+
+
+def test_a_shape_named_by_inputs_whose_lengths_agree_on_every_case():
+    def reference(X_train, alpha, X_test):
+        return (X_test @ X_train.T) @ alpha
+    cases = lambda rng: [Case((rng.normal(size=(3, 2)), rng.normal(size=3),
+                               rng.normal(size=(2, 2)))),
+                         Case((rng.normal(size=(5, 3)), rng.normal(size=5),
+                               rng.normal(size=(4, 3))))]
+    q = Question(id="toy.rel5", title="toy", function="f", points=1, reference=reference,
+                 cases=cases)
+    result = evaluate(q, lambda X_train, alpha, X_test: (X_test @ X_train.T) * alpha, 0,
+                      detect_shortcuts=False)
+    # on the first case 2 is both X_test's rows and the columns of X_train; only the rows of
+    # X_test are 4 on the second too
+    assert result.diagnosis.message == (
+        "shape (2, 3) (the number of rows of X_test by the length of alpha or the number of "
+        "rows of X_train) where (2,) is asked: an axis of the inputs mixed up?"), \
+        result.diagnosis.message
+
+
+# ------------------------------------------------------------- what a raised error says
+
+from kernelcourse.grading.relations.raised import explain_error  # noqa: E402
+
+
+@pytest.mark.parametrize("kind, message, tag, words", [
+    ("ValueError", "operands could not be broadcast together with shapes (5,5) (5,6)",
+     "off by one", "their lengths differ by one (5 against 6: 5 is the number of columns of "
+     "W)"),
+    ("ValueError", "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+     "signature (n?,k),(k,m?)->(n?,m?) (size 3 is different from 5)", "order",
+     "here they are 3 and 5 (3 is the length of y or the number of rows of Z, 5 the number of "
+     "columns of W): a transpose missing, or the arguments or factors in the wrong order?"),
+    ("ValueError", "shapes (3,2) and (3,2) not aligned: 5 (dim 1) != 3 (dim 0)", "order",
+     "here they are 5 and 3"),
+    ("ValueError", "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+     "signature (n?,k),(k,m?)->(n?,m?) (size 6 is different from 5)", "off by one",
+     "a matrix product whose inner sizes differ by one (5 against 6: 5 is the number of "
+     "columns of W)"),
+    ("IndexError", "index 3 is out of bounds for axis 0 with size 3", "off by one",
+     "indices run from 0 to 2"),
+    ("AxisError", "axis 2 is out of bounds for array of dimension 2", "axis",
+     "an axis that the array does not have"),
+    ("TypeError", "'float' object cannot be interpreted as an integer", "float",
+     "a / where // is meant"),
+    ("ValueError", "K must be a square (n, n) Gram matrix; got shape (3,)", "order",
+     "K received an array of shape (3,), the shape of the input y"),
+])
+def test_an_error_whose_message_the_inputs_explain(kind, message, tag, words):
+    lengths = {"the number of rows of Z": 3, "the number of columns of Z": 2,
+               "the number of rows of X": 2, "the length of y": 3, "the number of rows of W": 4,
+               "the number of columns of W": 5}
+    key, said = explain_error(kind, message, lengths,
+                              {"Z": (3, 2), "X": (2, 2), "y": (3,), "K": (3, 3)})
+    assert key[1] == tag and words in said, said
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("ValueError", "y must hold both labels -1 and +1; got only [1.0]"),   # raised on purpose
+    ("ValueError", "operands could not be broadcast together with shapes (2,5) (2,3)"),
+    ("IndexError", "index 7 is out of bounds for axis 0 with size 3"),    # not one past the end
+    ("ValueError", "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+     "signature (n?,k),(k,m?)->(n?,m?) (size 7 is different from 9)"),  # sizes of no input
+    ("ValueError", "K must be a square (n, n) Gram matrix; got shape (6,)"),
+    # lengths that differ by one and are both an input's: one short, or the other input?
+    ("ValueError", "operands could not be broadcast together with shapes (2,2) (2,3)"),
+    # an input of y's shape said to be wrong in its own shape: not another input's
+    ("ValueError", "alpha must have the length of K's rows; got shape (3,)"),
+    ("IndexError", "index 0 is out of bounds for axis 0 with size 0"),      # an empty array
+    ("ZeroDivisionError", "float division by zero"),                         # says no more
+    ("IndexError", "tuple index out of range"),     # another axis, or an argument of another shape
+])
+def test_an_error_that_names_nothing_the_inputs_explain_gets_no_words(kind, message):
+    lengths = {"the number of rows of Z": 3, "the number of columns of Z": 2,
+               "the length of y": 3}
+    assert explain_error(kind, message, lengths,
+                         {"Z": (3, 2), "y": (3,), "alpha": (3,), "K": (2, 2)}) is None
+
+
+def test_the_grader_reads_the_mistake_from_the_error_only_when_every_failing_case_raised_it():
+    q = _product_question()
+    result = evaluate(q, lambda K, y: K @ y - 2 * y[:-1], 0, detect_shortcuts=False)
+    assert result.diagnosis.found_by == "raised" and result.diagnosis.key[1] == "off by one"
+    assert ("Likely mistake (from the error your function raised): your function raised "
+            "ValueError: arrays of shapes (4,) and (3,) are combined entry by entry, and their "
+            "lengths differ by one (3 against 4: 4 is the length of y or the number of columns "
+            "of K)") in result.line(limit=None)
+
+    def sometimes(K, y):
+        if len(y) == 4:
+            return K @ y
+        return K @ y - 2 * y[:-1]
+    assert evaluate(q, sometimes, 0, detect_shortcuts=False).diagnosis is None
+
+    def raises_on_purpose(K, y):
+        raise ValueError("K must be positive definite")
+    assert evaluate(q, raises_on_purpose, 0, detect_shortcuts=False).diagnosis is None

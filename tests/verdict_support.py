@@ -74,7 +74,7 @@ def grade(qid: str, answer, seed: int, detect_shortcuts: bool = False):
     result = evaluate(stand_in, answer, seed, detect_shortcuts=detect_shortcuts)
     result.question = q
     if result.diagnosis is not None and result.diagnosis.found_by == "name":
-        # a relation (grading/relations.py) is made per verdict, never one of the question's
+        # a relation (grading/relations/) is made per verdict, never one of the question's
         result.diagnosis = q.diagnoses[_index(stand_in.diagnoses, result.diagnosis)]
     return result
 

@@ -10,10 +10,19 @@ A mutant *hears its mistake* when the grader names a diagnosis whose mistake giv
 values on every case of seeds 0-2 (a named one), or a relation that holds on every failing case
 of seeds 1-3 too (by relation). A named diagnosis whose mistake is not the mutant's is *named
 wrong*; a relation that fails on another seed's failing cases is a *wrong relation* (there must
-be none). Mutants are taken as the audit makes them, at most ``--per-question`` of each
+be none).
+
+A mutant that raises on every failing case hears the error itself; when the grader reads a
+mistake from the error's words (:mod:`kernelcourse.grading.relations.raised`: a slice one
+short, a transpose missing...), the mutant *hears its mistake from the error* only if the kind
+those words name (their tag) is one the mutant's change is (:func:`mutation_tags`, read from
+the change's operator and numbers) and the same words come on seeds 1-3; otherwise the words
+are *raised wrong*, counted as a wrong diagnosis is. These are reported apart from the
+diagnoses and relations of values, so the figure without them stays what it was. Mutants are taken as the audit makes them, at most ``--per-question`` of each
 question (spread evenly over its list), so the run is deterministic.
 """
 import argparse
+import re
 import sys
 import warnings
 from collections import defaultdict
@@ -110,10 +119,60 @@ def _passes(question, outcome, case):
     return question.judge(actual, expected, case)[0]
 
 
-def judge_mutant(question, answer):
+_NUMBER_CHANGE = re.compile(r"^(-?[\d.e+-]+) -> (-?[\d.e+-]+)$")
+
+
+def mutation_tags(description: str) -> set:
+    """The kinds of mistake (the ``tag`` of a :class:`RaisedRelation`'s key) a mutant's change
+    is: ``"off by one"`` (a slice shifted, ``n`` and ``n - 1``, a constant or a comparison off
+    by one, a ``+ 1`` dropped), ``"order"`` (arguments or operands swapped, a transpose, another
+    axis), ``"axis"`` (another axis, an index constant changed), ``"float"`` (a constant made
+    fractional, a ``/`` brought in)."""
+    m = re.search(r"\[([^\]]+)\] (.*)$", description)
+    if not m:
+        return set()
+    operator, change = m.group(1), m.group(2)
+    tags = set()
+    if operator in ("slice", "n-1"):
+        tags.add("off by one")
+    if operator in ("swapped arguments", "swapped operands", "transpose", "axis"):
+        tags.add("order")
+    if operator == "axis":
+        tags.add("axis")
+    number = _NUMBER_CHANGE.match(change.strip())
+    if operator in ("constant", "default") and number:
+        old, new = float(number.group(1)), float(number.group(2))
+        tags.add("axis")
+        if abs(old - new) == 1:
+            tags.add("off by one")
+        if new != int(new):
+            tags.add("float")
+    if operator == "comparison" and re.search(r"<=? .* -> .*<|>=? .* -> .*>", change):
+        tags.add("off by one")
+    if operator == "dropped term":
+        if re.search(r"[+-] 1(\.0)? ->", change):
+            tags.add("off by one")
+    if operator == "arithmetic" and "/" in change.split("->")[-1]:
+        tags.add("float")
+    return tags
+
+
+def _raised_key(question, answer, seed):
+    cases = question.make_cases(seed)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        result = score(question, cases, run_answer(answer, cases, question.time_limit))
+    d = result.diagnosis
+    return d.key if d is not None and d.found_by == "raised" else None
+
+
+def judge_mutant(question, answer, description=""):
     """``(verdict, result)``: verdict one of "passes", "named right", "named wrong",
     "relation right", "relation wrong", "unheard", "raised" (no diagnosis, and every failing
-    case raised: the exception is what the answer hears)."""
+    case raised: the exception is what the answer hears), "raised heard" (every failing case
+    raised, and the words read from the error name the mutation's kind of change, on seeds 0-3
+    alike: :func:`mutation_tags`), "raised wrong" (they name another kind, or change with the
+    seed)."""
     cases = question.make_cases(0)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
@@ -126,6 +185,10 @@ def judge_mutant(question, answer):
         raised = all(o.get("kind") != "value" for o, case in zip(outcomes, cases)
                      if o.get("kind") != "value" or not _passes(question, o, case))
         return ("raised" if raised else "unheard"), result
+    if d.found_by == "raised":
+        ok = d.key[1] in mutation_tags(description) and all(
+            _raised_key(question, answer, s) == d.key for s in (1, 2, 3))
+        return ("raised heard" if ok else "raised wrong"), result
     if d.found_by == "relation":
         ok = all(relation_holds(question, d, _records(question, answer, s)) for s in (1, 2, 3))
         return ("relation right" if ok else "relation wrong"), result
@@ -147,7 +210,7 @@ def main(argv=None) -> int:
     examples = []
     for question in select_questions(args.sets or None):
         for description, answer in mutant_answers(question, args.per_question):
-            verdict, result = judge_mutant(question, answer)
+            verdict, result = judge_mutant(question, answer, description)
             counts[question.set_name][verdict] += 1
             if args.verbose and verdict != "passes":
                 said = result.diagnosis.message if result.diagnosis else ""
@@ -155,8 +218,8 @@ def main(argv=None) -> int:
             if verdict == "relation right":
                 examples.append((question.id, description, result.diagnosis.message))
     keys = ["named right", "relation right", "named wrong", "relation wrong", "unheard",
-            "raised"]
-    print(f"{'set':<6} {'failing':>7} {'heard':>6} {'share':>6}  " +
+            "raised heard", "raised wrong", "raised"]
+    print(f"{'set':<6} {'failing':>7} {'heard':>6} {'share':>6} {'+raised':>8}  " +
           " ".join(f"{k:>14}" for k in keys))
     total = defaultdict(int)
     for set_name, c in counts.items():
@@ -165,16 +228,23 @@ def main(argv=None) -> int:
         for k in keys:
             total[k] += c[k]
         total["failing"] += failing
-        print(f"{set_name:<6} {failing:>7} {heard:>6} {heard / max(failing, 1):>6.1%}  " +
+        print(f"{set_name:<6} {failing:>7} {heard:>6} {heard / max(failing, 1):>6.1%} "
+              f"{(heard + c['raised heard']) / max(failing, 1):>8.1%}  " +
               " ".join(f"{c[k]:>14}" for k in keys))
     heard = total["named right"] + total["relation right"]
-    valued = total["failing"] - total["raised"]
-    print(f"all: {heard}/{total['failing']} failing mutants hear their real mistake "
-          f"({heard / max(total['failing'], 1):.1%}; {heard}/{valued} = "
-          f"{heard / max(valued, 1):.1%} of those that returned a value on some failing case); "
-          f"{total['relation wrong']} wrong relations, "
-          f"{total['named wrong']} named diagnoses not the mutant's change; "
-          f"{total['raised']} more raised on every failing case (no value to relate)")
+    raised = total["raised"] + total["raised heard"] + total["raised wrong"]
+    valued = total["failing"] - raised
+    print(f"all: {heard}/{total['failing']} failing mutants hear their real mistake from a "
+          f"diagnosis or a relation of values ({heard / max(total['failing'], 1):.1%}; "
+          f"{heard}/{valued} = {heard / max(valued, 1):.1%} of those that returned a value on "
+          f"some failing case: {total['named right']} named, {total['relation right']} by "
+          f"relation); {total['relation wrong']} wrong relations, "
+          f"{total['named wrong']} named diagnoses not the mutant's change")
+    print(f"raised on every failing case: {raised}, of which {total['raised heard']} hear "
+          f"their mistake from the error's words and {total['raised wrong']} are told another "
+          f"kind; with those, {heard + total['raised heard']}/{total['failing']} = "
+          f"{(heard + total['raised heard']) / max(total['failing'], 1):.1%} hear their real "
+          f"mistake")
     step = max(len(examples) // max(args.examples, 1), 1)
     for qid, description, message in examples[::step][:args.examples]:
         print(f"  {qid} {description}\n      -> {message}")

@@ -3,6 +3,7 @@ answer's values and the expected ones: "every value is twice the expected one"."
 from __future__ import annotations
 
 from .compare import format_value
+import numpy as np
 
 __all__ = ["message_of", "ordinal", "POWER_WORDS"]
 
@@ -17,6 +18,16 @@ _ORDINAL = ["first", "second", "third", "fourth", "fifth", "sixth"]
 
 def _round(x: float) -> float:
     return float(f"{x:.4g}")
+
+
+def base_ratio(c: float):
+    """``(a, b)``, small whole numbers with ``b ** x == (a ** x) ** c`` (``c = log b / log a``),
+    when an exponent ``c`` is one: ``3 ** d`` where ``2 ** d`` is expected; else None."""
+    for a in range(2, 11):
+        for b in range(2, 11):
+            if a != b and abs(c - np.log(b) / np.log(a)) < 1e-12 * max(abs(c), 1):
+                return a, b
+    return None
 
 
 def ordinal(path) -> str:
@@ -125,6 +136,40 @@ def message_of(key: tuple, detail) -> str:
         return f"the right values with one too many at the {end}"
     if kind == "reshape":
         return f"the right values in shape {detail}, not in the shape asked"
+    if kind == "slices":
+        _, how, what, where = key
+        m, got, want = detail
+        one = what[:-1] if what.endswith("s") else what
+        some = f"{m} {one if m == 1 else what}"
+        place = {"end": f"the last {some}", "start": f"the first {some}", "inside": some}[where]
+        if how == "missing":
+            return (f"the right {what} in the right order, but {place} of the expected ones "
+                    f"{'is' if m == 1 else 'are'} missing (shape {got} where {want} is asked): "
+                    f"a loop, a range or a slice that stops short?")
+        return (f"every expected {one} is there, in order, but with {some} too many"
+                f"{'' if where == 'inside' else ' at the ' + where} (shape {got} where {want} "
+                f"is asked): a loop, a range or a slice that runs too far?")
+    if kind == "cpower":
+        c = key[1]
+        ratio = base_ratio(c)
+        why = (f" ({ratio[1]}^x where {ratio[0]}^x is due: {ratio[1]}^x = ({ratio[0]}^x)^{c:.4g})"
+               if ratio else ": an exponent changed")
+        return (f"every value is the expected one to the power {c:.4g}, on every failing "
+                f"case{why}")
+    if kind == "clip":
+        return {"below": "every value is the expected one where that is positive, and 0 where "
+                         "it is negative (the negative values cut off at 0)",
+                "above": "every value is the expected one where that is negative, and 0 where "
+                         "it is positive (the positive values cut off at 0)",
+                "unit": "every value is the expected one cut off at -1 and 1"}[key[1]]
+    if kind == "input":
+        return f"your answer is the input {key[1]} itself, unchanged"
+    if kind == "swapargs":
+        return (f"your answer is what the expected one would be with the inputs {key[1]} and "
+                f"{key[2]} swapped: they are used the other way round")
+    if kind == "tinput":
+        return (f"your answer is what the expected one would be with {key[1]} transposed: "
+                f"{key[1]} is used as {key[1]}.T (rows for columns)")
     if kind == "shape":
         got, want = detail
         axes = " by ".join(" or ".join(sorted(n)) for n in key[1])

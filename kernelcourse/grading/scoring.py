@@ -16,6 +16,7 @@ from .sealed import transport
 from .compare import format_value, full_text
 from .question import Case, Diagnosis, Question
 from .relations import relate
+from .relations.raised import explain_raised
 from .sealed.running import _short, run_answer
 from .questions import all_questions
 from .loaded import question_modules, unloaded_homes
@@ -199,6 +200,8 @@ def mistake_heading(diagnosis) -> str:
     (:mod:`~kernelcourse.grading.relations`) where it comes from."""
     if getattr(diagnosis, "found_by", "name") == "relation":
         return "Likely mistake (from how your values relate to the expected ones)"
+    if getattr(diagnosis, "found_by", "name") == "raised":
+        return "Likely mistake (from the error your function raised)"
     return "Likely mistake"
 
 
@@ -376,6 +379,10 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
             # case (only when every failing case returned a value)
             diagnosis, where = relate(question, records)
         shown = record_case[where] if where is not None else min(failures)
+        if diagnosis is None:
+            # every failing case raised: what the error's message says the mistake is
+            diagnosis, at = explain_raised(question, cases, outcomes, sorted(failures))
+            shown = at if at is not None else shown
     detail = inputs = full = ""
     failure: dict = {}
     if shown is not None:

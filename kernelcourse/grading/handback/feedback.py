@@ -109,7 +109,7 @@ def feedback_record(result) -> dict:
             "diagnosis": diagnosis.name if diagnosis is not None else "",
             "diagnosis_message": diagnosis.message if diagnosis is not None else "",
             # "relation" when no named mistake matched and the message says how the values
-            # relate to the expected ones (grading/relations.py); the page words it so
+            # relate to the expected ones (grading/relations/); the page words it so
             "diagnosis_found_by": getattr(diagnosis, "found_by", "") if diagnosis else ""}
 
 
