@@ -536,9 +536,13 @@ def attacks(paths: dict) -> dict:
         def all_subsets_dim(d):
             return {k * (2 ** 61 - 1) for k in range(40000)}
         """), FULL - 1, {"ex1.q2": "0/1 points"})
+    # three spinners in sessions of their own for 4 s: at most 12 s of CPU time on any machine,
+    # within ex1.q7's hard deadline (its process tree's CPU time, twice its 10 s and 1 s more),
+    # so the thief keeps its points; what its spinners take from the job beside it costs that
+    # job nothing (limits count CPU time, not the time waited for a CPU)
     a["cpu_spinners"] = (notebook(q7=prefixed("ex1.q7", """
         import os, time
-        for _ in range(6):
+        for _ in range(3):
             if os.fork() == 0:
                 os.setsid()
                 while True:

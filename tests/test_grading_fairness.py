@@ -140,7 +140,7 @@ def test_row_source_counts_rows_formed_at_once():
     source = RowSource(np.arange(12.0).reshape(4, 3))
     assert source.shape == (4, 3) and len(source) == 4
     np.testing.assert_array_equal(source[1:3], [[3, 4, 5], [6, 7, 8]])
-    assert source.usage() == {"max_rows": 2, "rows": 2, "reads": 1}
+    assert source.usage() == {"max_rows": 2, "rows": 2, "reads": 1, "max_held": 0}
     np.asarray(source)
     assert source.usage()["max_rows"] == 4
     with pytest.raises(AttributeError, match="read by rows"):
@@ -149,6 +149,31 @@ def test_row_source_counts_rows_formed_at_once():
     assert isinstance(back, RowSource) and back.usage()["reads"] == 0
     with pytest.raises(transport.UnsupportedValue):
         transport.loads(transport.dumps(source))  # an answer's value never holds a probe
+
+
+def test_row_source_counts_the_rows_still_held_at_each_read():
+    """``max_held``: the rows of earlier reads alive when the answer reads again. Kept rows
+    (stacked later) count, a view keeps its rows alive, a block let go does not count."""
+    data = np.arange(20.0).reshape(10, 2)
+    source = RowSource(data)
+    kept = [source[i] for i in range(10)]            # one row per read, every row kept
+    np.testing.assert_array_equal(np.vstack(kept), data)
+    assert source.usage() == {"max_rows": 1, "rows": 10, "reads": 10, "max_held": 9}
+    del kept
+    source = RowSource(data)
+    total = np.zeros(2)
+    for start in range(0, 10, 3):                    # the previous block lives until rebound
+        block = source[start:start + 3]
+        total += block.sum(axis=0)
+    np.testing.assert_array_equal(total, data.sum(axis=0))
+    assert source.usage()["max_held"] == 3 and source.usage()["max_rows"] == 3
+    source = RowSource(data)
+    columns = [source[s:s + 2][:, 0] for s in range(0, 10, 2)]   # views keep their blocks
+    assert source.usage()["max_held"] == 8 and len(columns) == 5
+    source = RowSource(data)
+    for _ in range(5):
+        source[0:2].sum()                            # let go at once
+    assert source.usage()["max_held"] == 0
 
 
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():

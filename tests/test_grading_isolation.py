@@ -605,6 +605,11 @@ def test_an_answer_that_rewrites_the_chunk_probe_does_not_get_its_point():
             (folder / f"{name}.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
                 prefix=prefix, read=read, rewrite=rewrite))))
             want[f"{name}.ipynb"] = full - 3
+        # one row per read, every row kept and stacked: all of Phi held at once (issue 41)
+        (folder / "h_stacked.ipynb").write_text(json.dumps(_set6(WHOLE_PHI.format(
+            prefix="", read="whole = np.vstack([Phi[i] for i in range(len(Phi))])",
+            rewrite="pass"))))
+        want["h_stacked.ipynb"] = full - 3
         env = {**os.environ, "HOME": str(home)}
         result = subprocess.run(
             [sys.executable, "-m", "kernelcourse", "grade", str(folder), "--output", str(out),
@@ -623,6 +628,8 @@ def test_an_answer_that_rewrites_the_chunk_probe_does_not_get_its_point():
                 "whole Phi" in rows[f"{name}.ipynb"]["details"]["ex6.q4"] or \
                 "at once" in rows[f"{name}.ipynb"]["details"]["ex6.q4"], \
                 (name, rows[f"{name}.ipynb"]["details"]["ex6.q4"])
+        stacked = rows["h_stacked.ipynb"]["details"]["ex6.q4"]
+        assert "held" in stacked and "stacked" in stacked, stacked
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -642,12 +649,11 @@ time.sleep({seconds})
 raise RuntimeError("this answer only starts spinners")
 """
 #: (--question-timeout, how long the spinners' cell sleeps): the spinners live as long as their
-#: cell. Under the cap this machine gives, limits are wall-clock time, so the cell is stopped at
-#: its limit: the default 10 s, as a student gets (a loaded machine's honest answers keep their
-#: margin). Under the watchdog, limits count CPU time, which a sleep does not use, so the cell
-#: sleeps its whole time: 2.5 times the limit (was 20 s against the default 10 s: twice), long
-#: enough that a limit counting the time an honest answer waited for a CPU would stop it, and
-#: a 4 s CPU-time limit is still 4 s of CPU however loaded the machine is.
+#: cell. Limits count CPU time (issue 41): the cell's hard deadline counts its spinners' CPU time,
+#: so it is stopped once they have used about twice its limit, however long it meant to sleep;
+#: the honest answers beside it count only their own, so the time they wait for a CPU the
+#: spinners hold costs them nothing. Under this machine's cap the default limit of 10 s, as a
+#: student gets; under the watchdog 4 s.
 SPIN = {"watchdog": (4, 10), "this machine's": (None, 20)}
 
 
@@ -697,8 +703,8 @@ def test_spinning_processes_do_not_starve_the_submission_graded_beside_them(cap,
     it) and sleeps cannot make the submissions graded beside it (``--jobs 2``) lose points,
     two of which start processes of their own in every call of ex1.q2:
     under the cap this machine gives (as root: a cgroup, a CPU share per worker) and under the
-    watchdog (no CPU share: their limits count their own CPU time, and their hard deadline
-    leaves out the time they waited for a CPU), as root and as a user without root (where
+    watchdog (no CPU share); their limits count CPU time (their own, and their hard deadline
+    their process tree's), so the time they waited for a CPU is not counted, as root and as a user without root (where
     ``RLIMIT_NPROC`` is applied: counted per sandbox, each job's own user namespace, so the
     spinners' processes never count against the honest job's limit). Scores are exact; no
     time is asserted."""

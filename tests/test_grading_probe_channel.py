@@ -28,15 +28,34 @@ def chunked_ridge(Phi, y, lam, chunk_size):
     D = whole.shape[1]
     return np.linalg.solve(whole.T @ whole + lam * np.eye(D), whole.T @ np.asarray(y, float))
 """
+#: honest reads: each a generator of (row numbers, block of those rows), one block let go before
+#: the next is read, summed into Phi^T Phi and Phi^T y as ex6.q4 asks
+CHUNKED = """
+import numpy as np
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    n, D = Phi.shape
+    y = np.asarray(y, float)
+    A, c = np.zeros((D, D)), np.zeros(D)
+    for rows, block in {blocks}:
+        block = np.atleast_2d(block)
+        A += block.T @ block
+        c += block.T @ y[rows]
+    return np.linalg.solve(A + lam * np.eye(D), c)
+"""
 HONEST = {
-    "slices": "whole = np.vstack([Phi[s:s + chunk_size] for s in range(0, len(Phi), chunk_size)])",
-    "rows one by one": "whole = np.array([row for row in Phi])",
-    "index arrays": "whole = np.vstack([Phi[np.arange(s, min(s + chunk_size, len(Phi)))] "
-                    "for s in range(0, len(Phi), chunk_size)])",
-    "negative rows": "whole = np.vstack([Phi[i - len(Phi)] for i in range(len(Phi))])",
-    "masks": "whole = np.vstack([Phi[np.arange(len(Phi)) // chunk_size == k] "
-             "for k in range(-(-len(Phi) // chunk_size))])",
+    "slices": "((np.arange(s, min(s + chunk_size, n)), Phi[s:s + chunk_size]) "
+              "for s in range(0, n, chunk_size))",
+    "rows one by one": "(([i], row) for i, row in enumerate(Phi))",
+    "index arrays": "((r, Phi[r]) for r in (np.arange(s, min(s + chunk_size, n)) "
+                    "for s in range(0, n, chunk_size)))",
+    "negative rows": "(([i], Phi[i - n]) for i in range(n))",
+    "masks": "((np.arange(n)[m], Phi[m]) for m in (np.arange(n) // chunk_size == k "
+             "for k in range(-(-n // chunk_size))))",
 }
+#: the same reads, every block kept and stacked: all of Phi held at once
+STACKED = {name: f"whole = np.vstack([np.atleast_2d(b) for _, b in {blocks}])"
+           for name, blocks in HONEST.items()}
 WHOLE = "whole = np.asarray(Phi)"
 ATTACKS = {
     "whole, honestly": ("", WHOLE, "pass"),
@@ -115,10 +134,27 @@ def _graded(cell: str, seed: int = 3):
 
 @pytest.mark.parametrize("name", sorted(HONEST))
 def test_honest_reads_by_rows_pass(name):
-    result, reply = _graded(RIDGE.format(prefix="", read=HONEST[name], rewrite="pass"))
+    result, reply = _graded(CHUNKED.format(blocks=HONEST[name]))
     assert result.status == "passed", result.line()
     counted = [o["usage"]["probes"]["0"] for o in reply["outcomes"]]
     assert all(c["max_rows"] >= 1 and c["rows"] >= c["max_rows"] for c in counted), counted
+    # a block is let go once the next is taken: at a read, at most one earlier block is held
+    cases = get_question("ex6.q4").make_cases(3)
+    assert all(c["max_held"] <= case.args[3] for c, case in zip(counted, cases)), counted
+
+
+@pytest.mark.parametrize("name", sorted(STACKED))
+def test_the_same_reads_stacked_fail_as_rows_held(name):
+    """Small reads whose blocks are all kept (``np.vstack`` of them) hold all of Phi: the
+    proxy in the answer's process counts the rows it handed out that still live, and the
+    server takes that count with each read."""
+    read = "n = len(Phi)\n    " + STACKED[name]
+    result, reply = _graded(RIDGE.format(prefix="", read=read, rewrite="pass"))
+    assert result.status == "failed" and result.points == 0, result.line()
+    assert "held" in result.line() and "rows stacked" in repr(result.diagnosis), result.line()
+    for outcome, case in zip(reply["outcomes"], get_question("ex6.q4").make_cases(3)):
+        counted = outcome["usage"]["probes"]["0"]
+        assert counted["max_held"] >= len(case.args[0]) - case.args[3], counted
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
@@ -169,14 +205,16 @@ def test_the_server_counts_what_it_served_and_replaces_the_answers_report():
                                 else selectors.EVENT_READ)
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
     assert [s.usage() for _, _, s in server.sources] == [
-        {"max_rows": 3, "rows": 3 + 1 + 2 + 2 + 0, "reads": 5},
-        {"max_rows": 10, "rows": 10, "reads": 1}]
+        {"max_rows": 3, "rows": 3 + 1 + 2 + 2 + 0, "reads": 5, "max_held": 0},
+        {"max_rows": 10, "rows": 10, "reads": 1, "max_held": 0}]
     claimed = {"outcomes": [{"kind": "value", "value": 1,
                              "usage": {"probes": {"0": {"max_rows": 0}, "9": {}}}},
                             {"kind": "value", "value": 1}]}
     counted = server.counted(claimed)["outcomes"]
-    assert counted[0]["usage"] == {"probes": {"0": {"max_rows": 3, "rows": 8, "reads": 5}}}
-    assert counted[1]["usage"] == {"probes": {"0": {"max_rows": 10, "rows": 10, "reads": 1}}}
+    assert counted[0]["usage"] == {"probes": {"0": {"max_rows": 3, "rows": 8, "reads": 5,
+                                                    "max_held": 0}}}
+    assert counted[1]["usage"] == {"probes": {"0": {"max_rows": 10, "rows": 10, "reads": 1,
+                                                    "max_held": 0}}}
     server.close()
 
 

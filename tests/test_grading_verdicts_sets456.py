@@ -240,6 +240,10 @@ WRONG = [
     ("ex6.q4", lambda P, y, lam, c: np.linalg.solve(
         _chunk_sums(P, y, c, stop=lambda n, c: n - c + 1)[0] + lam * np.eye(P.shape[1]),
         _chunk_sums(P, y, c, stop=lambda n, c: n - c + 1)[1]), "last chunk dropped"),
+    ("ex6.q4", lambda P, y, lam, c: np.linalg.solve(
+        np.vstack([P[i] for i in range(len(y))]).T @ np.vstack([P[i] for i in range(len(y))])
+        + lam * np.eye(P.shape[1]), np.vstack([P[i] for i in range(len(y))]).T @ y),
+     "rows stacked"),
     ("ex6.q5", lambda n, c: float(np.polyfit(n, np.log(c), 1)[0]), "semi-log"),
     ("ex6.q5", lambda n, c: float(np.log(c[-1] / c[-2]) / np.log(n[-1] / n[-2])), "last two points"),
     ("ex6.q6", lambda X, g, t: len(X), "all points"),

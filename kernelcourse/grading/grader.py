@@ -289,9 +289,9 @@ def _grade_question(row, q, answers, pool, start, *, draws, question_timeout,
         row.errors.append(f"{q.id}: {problem}")
         return
     uses = set(static_uses(source, forbidden))
-    # the worker's own deadline, and more (without a CPU share it does not count the time an
-    # answer waited for a CPU, up to 16 times the limit)
-    wall = (16 if pool.cpu_time else 2) * limit + 4.0
+    # the worker's own backstop, and more (its deadlines count CPU time, not the time an
+    # answer waited for a CPU)
+    wall = pool.wall_seconds(limit) + 1.0
     try:
         reply = pool.run(request, timeout=min(wall, left + 1.0))
     except WorkerTimeout:

@@ -34,12 +34,14 @@ well. A diagnosis of the "whole matrix at once" mistake uses ``behaviour=``
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-__all__ = ["Constraint", "Probe", "RowSource", "rows_at_most", "formed_more_rows_than", "PROBES"]
+__all__ = ["Constraint", "Probe", "RowReader", "RowSource", "rows_at_most",
+           "formed_more_rows_than", "held_more_rows_than", "PROBES"]
 
 
 @dataclass
@@ -92,62 +94,74 @@ class Probe:
         raise NotImplementedError
 
 
-class RowSource(Probe):
-    """A matrix read by rows: ``source[a:b]`` returns those rows as a new float array.
+class RowReader(Probe):
+    """What an answer sees of a matrix it may only read by rows: ``source[a:b]`` (or
+    ``source[i]``, ``source[index_array]``, a mask, ``for row in source``) returns those rows
+    as a new float array, ``np.asarray(source)`` all of them.
 
     ``len(source)``, ``source.shape``, ``source.ndim``, ``source.dtype`` work; anything
     else on the whole matrix (``source.T``, ``source @ v``) is an ``AttributeError`` or
-    ``TypeError`` that says to slice rows first. :meth:`usage` reports ``max_rows`` (the most
-    rows formed by one access), ``rows`` (all rows formed, counted with repeats) and
-    ``reads`` (the number of accesses).
+    ``TypeError`` that says to slice rows first. Rows are resolved with NumPy's own indexing
+    rules and formed by :meth:`_form` (the subclass's: :class:`RowSource` forms them from
+    the matrix it holds; the grading worker's proxy,
+    :class:`~kernelcourse.grading.sealed.rowserver.RemoteRows`, asks the process that holds
+    the matrix).
+
+    Each array handed out is watched while it lives (:func:`weakref.finalize`; a view of it
+    keeps it alive): at every read, the rows of earlier reads the answer still holds are
+    counted (``held``), so reading one row at a time and keeping every row (``np.vstack`` of
+    a list of reads) holds all of the matrix at once, while a loop whose ``block`` takes the
+    next chunk holds one chunk when it asks for the next. An answer that copies rows is not
+    seen: this counts what the reads hand out, the honest reading of "chunk by chunk".
     """
 
     kind = "rows"
 
-    def __init__(self, data):
-        data = np.array(data, dtype=float)
-        if data.ndim != 2:
-            raise ValueError(f"RowSource holds a matrix (2-D array); got shape {data.shape}")
-        self._data = data
-        self._max_rows = 0
-        self._rows = 0
-        self._reads = 0
+    def _start_watching(self) -> None:
+        self._held = 0
+
+    def _release(self, rows: int) -> None:
+        self._held -= rows
+
+    def _form(self, rows: np.ndarray, held: int) -> np.ndarray:  # pragma: no cover
+        """The rows numbered ``rows`` (1-D, in range) as a ``(len(rows), D)`` float array;
+        ``held``: the rows of earlier reads the answer still holds."""
+        raise NotImplementedError
+
+    def _read(self, rows) -> np.ndarray:
+        rows = np.asarray(rows)
+        block = self._form(rows.reshape(-1), self._held)
+        block = np.array(block.reshape(rows.shape + (self.shape[1],)), dtype=float)
+        if block.base is not None:  # an array of its own, so its views keep it alive
+            block = block.copy()
+        self._held += rows.size
+        weakref.finalize(block, self._release, rows.size)
+        return block
 
     # -- what the answer sees
-    @property
-    def shape(self):
-        return self._data.shape
-
     @property
     def ndim(self):
         return 2
 
     @property
     def dtype(self):
-        return self._data.dtype
+        return np.dtype(float)
 
     def __len__(self):
-        return self._data.shape[0]
-
-    def _count(self, rows: np.ndarray) -> np.ndarray:
-        n = 1 if rows.ndim == 1 else int(rows.shape[0])
-        self._reads += 1
-        self._rows += n
-        self._max_rows = max(self._max_rows, n)
-        return rows
+        return self.shape[0]
 
     def __getitem__(self, index):
         if isinstance(index, tuple):
             raise TypeError("read this matrix by rows only: source[start:stop] (then index "
                             "the columns of the array it returns)")
-        return self._count(np.array(self._data[index], dtype=float))
+        return self._read(np.arange(self.shape[0])[index])  # slices, negatives, masks
 
     def __iter__(self):
         for i in range(len(self)):
             yield self[i]
 
     def __array__(self, dtype=None, copy=None):
-        whole = self._count(np.array(self._data))
+        whole = self._read(np.arange(self.shape[0]))
         return whole if dtype is None else whole.astype(dtype)
 
     def __getattr__(self, name):
@@ -158,6 +172,41 @@ class RowSource(Probe):
 
     def __repr__(self):
         return f"RowSource(shape={self.shape})"
+
+
+class RowSource(RowReader):
+    """A matrix read by rows (see :class:`RowReader`), which counts what is read.
+
+    :meth:`usage` reports ``max_rows`` (the most rows formed by one access), ``rows`` (all
+    rows formed, counted with repeats), ``reads`` (the number of accesses) and ``max_held``
+    (the most rows of earlier reads still held at a read). In a notebook the answer reads it
+    directly; in the grading worker the submission's process keeps it and forms the rows the
+    answer's proxy asks for (:meth:`form`, which counts them there).
+    """
+
+    def __init__(self, data):
+        data = np.array(data, dtype=float)
+        if data.ndim != 2:
+            raise ValueError(f"RowSource holds a matrix (2-D array); got shape {data.shape}")
+        self._data = data
+        self._max_rows = self._rows = self._reads = self._max_held = 0
+        self._start_watching()
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    def form(self, rows: np.ndarray, held: int = 0) -> np.ndarray:
+        """The rows numbered ``rows`` (1-D, in range), counted: one read of ``len(rows)``
+        rows, with ``held`` rows of earlier reads still held by the answer."""
+        n = int(np.size(rows))
+        self._reads += 1
+        self._rows += n
+        self._max_rows = max(self._max_rows, n)
+        self._max_held = max(self._max_held, int(held))
+        return self._data[np.asarray(rows, dtype=np.intp)]
+
+    _form = form
 
     def __deepcopy__(self, memo):
         return RowSource(self._data)  # a fresh copy counts from zero
@@ -171,7 +220,8 @@ class RowSource(Probe):
         return cls(spec)
 
     def usage(self) -> dict:
-        return {"max_rows": self._max_rows, "rows": self._rows, "reads": self._reads}
+        return {"max_rows": self._max_rows, "rows": self._rows, "reads": self._reads,
+                "max_held": self._max_held}
 
 
 #: kind -> class, the probes the worker may rebuild.
@@ -185,25 +235,31 @@ def probe_usage(args: tuple, kwargs: dict) -> dict:
     return found
 
 
-def _rows_used(usage: dict, where) -> int | None:
+def _counted(usage: dict, where, key: str) -> int | None:
     probe = (usage.get("probes") or {}).get(str(where))
     if not isinstance(probe, dict):
         return None
-    value = probe.get("max_rows")
+    value = probe.get(key, 0 if key == "max_held" else None)
     return int(value) if isinstance(value, (int, float)) else None
 
 
 def rows_at_most(where, limit):
     """A :class:`Constraint`: the answer formed at most ``limit(case)`` rows of the
-    :class:`RowSource` argument ``where`` (a position or a keyword) at once."""
+    :class:`RowSource` argument ``where`` (a position or a keyword) by one read, and held at
+    most that many rows of earlier reads when it read more."""
     def test(usage, case):
-        used = _rows_used(usage, where)
-        return used is not None and used <= int(limit(case))
+        used, held = _counted(usage, where, "max_rows"), _counted(usage, where, "max_held")
+        return (used is not None and held is not None and used <= int(limit(case))
+                and held <= int(limit(case)))
 
     def message(usage, case):
-        used = _rows_used(usage, where)
-        return (f"the answer formed {used} rows of the matrix at once; the question asks for at "
-                f"most {int(limit(case))} at a time (chunk by chunk)")
+        used, held = _counted(usage, where, "max_rows"), _counted(usage, where, "max_held")
+        if used is not None and used > int(limit(case)):
+            return (f"the answer formed {used} rows of the matrix at once; the question asks "
+                    f"for at most {int(limit(case))} at a time (chunk by chunk)")
+        return (f"the answer still held {held} rows of the matrix from earlier reads when it "
+                f"read more (rows kept, e.g. to stack them); the question asks to hold at most "
+                f"{int(limit(case))} at a time: use each chunk, then let it go")
     return Constraint("rows at once", test, message)
 
 
@@ -211,6 +267,17 @@ def formed_more_rows_than(where, limit):
     """For ``Diagnosis(behaviour=...)``: the answer formed more than ``limit(case)`` rows at
     once."""
     def behaviour(usage, case):
-        used = _rows_used(usage, where)
+        used = _counted(usage, where, "max_rows")
         return used is not None and used > int(limit(case))
+    return behaviour
+
+
+def held_more_rows_than(where, limit):
+    """For ``Diagnosis(behaviour=...)``: each read formed at most ``limit(case)`` rows, but the
+    answer kept more than that many rows of earlier reads when it read again (it stacked the
+    rows it read)."""
+    def behaviour(usage, case):
+        used, held = _counted(usage, where, "max_rows"), _counted(usage, where, "max_held")
+        return (used is not None and held is not None and used <= int(limit(case))
+                < held)
     return behaviour

@@ -135,7 +135,7 @@ class NotebookRunner:
         pool = WorkerPool(self.memory_mb, self.sandbox)
         try:
             pool.next_submission()
-            wall = (16 if pool.cpu_time else 2) * self.timeout + 10.0
+            wall = pool.wall_seconds(self.timeout) + 7.0
             reply = pool.run(request, timeout=wall)
         except (WorkerTimeout, WorkerDied) as err:
             raise SubmissionError(f"{path.name}: stopped: {err}")

@@ -124,7 +124,9 @@ def run_request(request: dict, cases=None) -> dict:
     from .transport import decode
 
     seconds = float(request.get("time_limit", 10.0))
-    cpu = bool(request.get("cpu_time", False))
+    # the answer's own limit counts its process's CPU time (not the time it waited for a
+    # CPU); the submission process's hard deadline counts its whole tree's (.deadline)
+    cpu = bool(request.get("cpu_time", True))
     stub = _IPythonStub()
     namespace = _main_module(stub)
     try:

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from . import transport
+from .deadline import hard_limits
 from ..intake import bounded_json
 from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
@@ -320,20 +321,19 @@ class WorkerPool:
         self._used = self._ending = False
         self.start()
 
-    @property
-    def cpu_time(self) -> bool:
-        """Whether answers' time limits count their own CPU time: when no cgroup gives each
-        worker a CPU share of its own (the watchdog, or a cgroup v2 without the cpu
-        controller), so a starved answer is not stopped early."""
-        return self.worker is not None and not self.worker.limit.cpu_share
+    @staticmethod
+    def wall_seconds(limit: float) -> float:
+        """The longest a request whose answer has ``limit`` seconds may take in wall-clock
+        time: the worker's own backstop (:func:`.deadline.hard_limits`; answers' limits count
+        CPU time, so a busy machine does not stop them early) and a few seconds more."""
+        return hard_limits(limit)["wall"] + 3.0
 
     def run(self, request: dict, timeout: float) -> dict:
         if self._ending:  # never a request before the last submission's end is seen
             raise WorkerDied("a request after the end of the submission, before the next one")
         if self.worker is None:
             self.worker = Worker(self.memory_mb, self.sandbox)
-        if self.cpu_time:
-            request = {**request, "cpu_time": True}
+        request = {**request, "cpu_time": True}  # limits count CPU time (.deadline)
         self._used = True
         try:
             return self.worker.run(request, timeout)

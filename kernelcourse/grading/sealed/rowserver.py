@@ -19,8 +19,14 @@ the matrices that the fork gave it (the submission process's ``RowSource`` objec
 the request's encoded cases, so no Python object of the answer's process holds a row it did
 not ask for.
 
-The messages, on a stream socket: a request is ``<i probe number><I count>`` followed by
-``count`` row numbers (``<q`` each, already in range: the proxy resolves slices and negative
+Both ends read rows alike: the proxy and ``RowSource`` are the same
+:class:`~kernelcourse.grading.probes.RowReader`, which resolves the index and watches the rows
+it hands out; only where the rows come from differs. The answer's process counts the rows of
+earlier reads it still holds (what it reports of itself; an answer that copies rows escapes
+that count in a notebook too) and sends that number with each read.
+
+The messages, on a stream socket: a request is ``<i probe number><I count><q rows held>``
+followed by ``count`` row numbers (``<q`` each, already in range: the proxy resolves slices and negative
 numbers with NumPy's own indexing; at most as many as the matrix has rows); a reply is
 ``<q length>`` followed by ``length`` bytes of float64 rows. A malformed request (an unknown
 probe, a row out of range, more rows than the matrix holds) closes the channel: the answer's
@@ -35,44 +41,35 @@ import threading
 
 import numpy as np
 
-from ..probes import Probe, RowSource
+from ..probes import RowReader, RowSource
 
 __all__ = ["RemoteRows", "RowServer", "serve_probes"]
 
-_REQUEST = struct.Struct("<iI")
+_REQUEST = struct.Struct("<iIq")
 _REPLY = struct.Struct("<q")
 
 
-class RemoteRows(Probe):
+class RemoteRows(RowReader):
     """What an answer's process holds in place of a :class:`RowSource`: the matrix's shape
-    and a way to ask for rows. Reads as a ``RowSource`` does; holds no row itself."""
-
-    kind = "rows"
+    and a way to ask for rows. It reads as a ``RowSource`` does (the same
+    :class:`~kernelcourse.grading.probes.RowReader`), and holds no row itself: each read
+    asks the server, telling it the rows of earlier reads the answer still holds."""
 
     def __init__(self, fd: int, number: int, shape: tuple, lock: threading.Lock):
         self._fd, self._number, self._shape, self._lock = fd, number, tuple(shape), lock
+        self._start_watching()
 
     @property
     def shape(self):
         return self._shape
 
-    @property
-    def ndim(self):
-        return 2
-
-    @property
-    def dtype(self):
-        return np.dtype(float)
-
-    def __len__(self):
-        return self._shape[0]
-
-    def _ask(self, rows: np.ndarray) -> np.ndarray:
+    def _form(self, rows: np.ndarray, held: int) -> np.ndarray:
         rows = np.ascontiguousarray(rows, dtype="<i8").reshape(-1)
         if rows.size > self._shape[0]:
             raise ValueError(f"asked for {rows.size} rows of a matrix of {self._shape[0]} at "
                              "once (rows repeated): read it by slices")
-        message = _REQUEST.pack(self._number, rows.size) + rows.tobytes()
+        held = min(max(int(held), 0), 2 ** 63 - 1)
+        message = _REQUEST.pack(self._number, rows.size, held) + rows.tobytes()
         with self._lock:
             try:
                 view = memoryview(message)
@@ -84,8 +81,7 @@ class RemoteRows(Probe):
                 data = self._receive(length)
             except OSError:
                 raise RuntimeError("the grader's row channel is closed") from None
-        return np.frombuffer(data, dtype="<f8").astype(float).reshape(rows.size,
-                                                                      self._shape[1])
+        return np.frombuffer(data, dtype="<f8").reshape(rows.size, self._shape[1])
 
     def _receive(self, size: int) -> bytes:
         chunks, left = [], size
@@ -96,31 +92,6 @@ class RemoteRows(Probe):
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
-
-    def __getitem__(self, index):
-        if isinstance(index, tuple):
-            raise TypeError("read this matrix by rows only: source[start:stop] (then index "
-                            "the columns of the array it returns)")
-        rows = np.arange(self._shape[0])[index]  # NumPy's own rules: slices, negatives, masks
-        block = self._ask(rows)
-        return block.reshape(np.shape(rows) + (self._shape[1],))
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
-
-    def __array__(self, dtype=None, copy=None):
-        whole = self._ask(np.arange(self._shape[0]))
-        return whole if dtype is None else whole.astype(dtype)
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise AttributeError(f"this matrix is read by rows: take source[start:stop] (an array) "
-                             f"first; it has no attribute {name!r}")
-
-    def __repr__(self):
-        return f"RowSource(shape={self.shape})"
 
     def __deepcopy__(self, memo):
         return self  # the same rows, counted by the same server
@@ -196,7 +167,7 @@ class RowServer:
 
     def _answer(self) -> None:
         while not self.outbox and len(self.inbox) >= _REQUEST.size and not self.closed:
-            number, count = _REQUEST.unpack_from(self.inbox)
+            number, count, held = _REQUEST.unpack_from(self.inbox)
             if not 0 <= number < len(self.sources):
                 self.close()  # a malformed request: the channel ends
                 return
@@ -212,7 +183,7 @@ class RowServer:
             if rows.size and (rows.min() < 0 or rows.max() >= len(source)):
                 self.close()
                 return
-            block = source[rows.astype(np.intp)]  # counted here, by the grader's RowSource
+            block = source.form(rows, held)  # counted here, by the grader's RowSource
             data = np.ascontiguousarray(block, dtype="<f8").tobytes()
             self.outbox = _REPLY.pack(len(data)) + data
             self.writable()

@@ -28,8 +28,9 @@ class QuestionTimeout(BaseException):
 def time_limit(seconds: float | None, cpu: bool = False):
     """Interrupt the code inside after ``seconds`` (main thread on Unix only): seconds of
     wall-clock time, or with ``cpu=True`` of this process's own CPU time (so a process that
-    others starve of CPU is not stopped early; the grading worker keeps a wall-clock deadline
-    beyond it for an answer that only sleeps)."""
+    others starve of CPU is not stopped early; the grading worker's hard deadline beyond it
+    counts the CPU time of the answer's whole process tree, children included, and stops an
+    answer that only sleeps: :mod:`~kernelcourse.grading.sealed.deadline`)."""
     usable = (seconds is not None and seconds > 0 and hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
     if not usable:

@@ -233,7 +233,8 @@ def limits_notice(memory_mb: int) -> str:
     """What the caps on this machine do not bound, said before grading ('' when they all
     hold): without a cgroup the memory cap is the watchdog's (kernel memory uncounted, a
     burst between two of its looks unseen) and no CPU share keeps one job's processes from
-    slowing the other jobs' answers (their limits then count their own CPU time); as root the
+    slowing the other jobs' answers (their limits count CPU time, as everywhere, so they are
+    slowed, not stopped early); as root the
     kernel does not apply the per-sandbox process limit (the cgroup's or the watchdog's
     count does)."""
     limit = TreeMemoryLimit(memory_mb)
@@ -249,8 +250,8 @@ def limits_notice(memory_mb: int) -> str:
                      "goes unseen")
     if not share:
         notes.append("no CPU share per job (no cgroup cpu controller): one answer's processes "
-                     "can slow the answers graded beside it; their time limits count their "
-                     "own CPU time, so they are not stopped early (use --jobs 1 for exact "
+                     "can slow the answers graded beside it; time limits count CPU time, so "
+                     "those are not stopped early (use --jobs 1 for exact "
                      "fairness)")
     return "; ".join(notes)
 

@@ -15,8 +15,8 @@ answer runs (:mod:`.answer`), so what one answer does to its process (patching m
 calling ``os._exit``) cannot reach the next. Before the fork it decodes the cases, each array
 argument in memory shared with the child (:func:`shared_cases`), and keeps each probe, the
 child getting a proxy that asks for its rows (:mod:`.rowserver`); it gives the child a hard
-deadline (:class:`Deadline`: with ``cpu_time``, the time the child waited for a CPU is not
-counted), reads its reply from a pipe (bounded, :func:`read_reply`, which serves the probes'
+deadline (:class:`~.deadline.Deadline`: the CPU time of the answer's whole process tree, so
+neither the machine's other work nor the answer's own waiting stretches or shortens it), reads its reply from a pipe (bounded, :func:`read_reply`, which serves the probes'
 rows meanwhile), checks that it is well formed, counts what the answer changed in its array
 arguments (:func:`changed_inputs`) and the rows it read itself, and writes one JSON line back::
 
@@ -36,39 +36,10 @@ import sys
 
 from . import processes
 from .answer import answer_process
+from .deadline import Deadline, collect_orphans, hard_limits
 from .namespaces import kill_the_rest
 
 _MAX_REPLY = 32 * 1024 * 1024
-
-
-class Deadline:
-    """An answer's hard deadline: ``seconds`` of the time in which its process could run.
-
-    With ``stat`` (its ``/proc/PID/schedstat``), the time it spent runnable but waiting for
-    a CPU that other processes had (the run delay the kernel counts) is not counted, so an
-    answer starved by another job's processes is not stopped early; ``most`` bounds the
-    wall-clock time in all."""
-
-    def __init__(self, seconds: float, most: float | None = None, stat: str | None = None):
-        import time
-
-        self.start = time.monotonic()
-        self.seconds, self.most, self.stat = seconds, most or seconds, stat
-
-    def waited(self) -> float:
-        if not self.stat:
-            return 0.0
-        try:
-            with open(self.stat) as f:
-                return int(f.read().split()[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            return 0.0
-
-    def left(self) -> float:
-        import time
-
-        elapsed = time.monotonic() - self.start
-        return min(self.seconds - (elapsed - self.waited()), self.most - elapsed)
 
 
 def read_reply(fd: int, deadline: Deadline, pid: int,
@@ -248,7 +219,6 @@ def _drain(fd: int) -> list[str]:
 def serve(request: dict, memory_mb: int) -> dict:
     """Run one request in a forked child, under a hard deadline; return the reply."""
     seconds = float(request.get("time_limit", 10.0))
-    cpu = bool(request.get("cpu_time"))
     from .rowserver import serve_probes
 
     try:
@@ -259,17 +229,12 @@ def serve(request: dict, memory_mb: int) -> dict:
         return {"error": f"the cases could not be read ({type(exc).__name__})", "uses": []}
     read_fd, write_fd = os.pipe()
     report_read, report_write = os.pipe()
-    info_read, info_write = os.pipe()
     master = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: no way back to the grader but its own pipes
         os.setpgid(0, 0)  # a process group of its own, killed as a whole below
         processes.die_with_parent(master)
-        try:  # its number where /proc counts (the sandbox's), for its run delay
-            os.write(info_write, os.readlink("/proc/self").encode()[:20])
-        except OSError:
-            pass
-        for fd in (read_fd, report_read, info_read, info_write, 0, processes.REPLY_FD):
+        for fd in (read_fd, report_read, 0, processes.REPLY_FD):
             try:
                 os.close(fd)
             except OSError:
@@ -281,20 +246,9 @@ def serve(request: dict, memory_mb: int) -> dict:
         os.close(rows_fd)
     os.close(write_fd)
     os.close(report_write)
-    os.close(info_write)
-    stat = None
-    if cpu:  # no CPU share of its own: its hard deadline counts only the time it could run
-        try:
-            number = os.read(info_read, 32).decode()
-            stat = f"/proc/{int(number)}/schedstat"
-        except (OSError, ValueError):
-            stat = None
-    os.close(info_read)
-    # the hard deadline: beyond the answer's own limit (twice over for the cell and the cases;
-    # twice again when those are counted in CPU time, where time spent waiting for a CPU is
-    # not counted, up to four times that in wall-clock time)
-    deadline = (Deadline(4 * seconds + 1.0, 16 * seconds + 1.0, stat) if cpu
-                else Deadline(2 * seconds + 1.0))
+    # the hard deadline: CPU time of the answer's process tree, beyond the answer's own limit
+    # (twice over: the cell and the cases), with an idle limit and a wall-clock backstop
+    deadline = Deadline(**hard_limits(seconds))
     try:
         data, status = read_reply(read_fd, deadline, pid, rows)
     finally:
@@ -337,6 +291,7 @@ def serve_submission(memory_mb: int) -> None:
     """The submission process: read this submission's requests, serve each in a child of its
     own, and exit at its end (or at the end of the input)."""
     code = processes.INPUT_CLOSED
+    collect_orphans()  # an answer's orphans stay in its tree (here, PID 1 has them already)
     for line in iter(sys.stdin.readline, ""):
         try:
             request = json.loads(line)

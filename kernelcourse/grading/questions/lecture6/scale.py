@@ -8,7 +8,7 @@ import numpy as np
 from ....ridge import primal_ridge
 from ....scaling import power_law_exponent
 from ...core import Case, Diagnosis, Question, choice_parts
-from ...probes import RowSource, formed_more_rows_than, rows_at_most
+from ...probes import RowSource, formed_more_rows_than, held_more_rows_than, rows_at_most
 from ._common import _fixed
 
 
@@ -34,7 +34,8 @@ def _cases_chunked(rng):
 
 
 def _chunks(Phi, y, chunk_size):
-    return [(Phi[s:s + chunk_size], y[s:s + chunk_size]) for s in range(0, len(y), chunk_size)]
+    """The chunks one after another (a generator: each chunk is let go before the next)."""
+    return ((Phi[s:s + chunk_size], y[s:s + chunk_size]) for s in range(0, len(y), chunk_size))
 
 
 def _lam_per_chunk(Phi, y, lam, chunk_size):
@@ -50,6 +51,11 @@ def _average_of_solves(Phi, y, lam, chunk_size):
 
 def _whole_phi(Phi, y, lam, chunk_size):
     return _chunked_ridge(Phi, y, lam, len(y))     # one chunk: all of Phi at once
+
+
+def _stacked_rows(Phi, y, lam, chunk_size):
+    whole = np.vstack([Phi[i] for i in range(len(y))])   # one row per read, every row kept
+    return _chunked_ridge(whole, y, lam, len(y))
 
 
 def _last_chunk_dropped(Phi, y, lam, chunk_size):
@@ -78,6 +84,10 @@ Q4 = Question(
         Diagnosis("whole Phi", "the point of 6.5 is never to hold all of Phi: it was formed at "
                   "once here; read it chunk by chunk, Phi[start:start + chunk_size]",
                   _whole_phi, behaviour=formed_more_rows_than(0, lambda case: case.args[3])),
+        Diagnosis("rows stacked", "each read was small, but every row read was kept (stacked "
+                  "into one matrix): that holds all of Phi at once all the same; use each chunk "
+                  "in the two sums as soon as it is read, then let it go",
+                  _stacked_rows, behaviour=held_more_rows_than(0, lambda case: case.args[3])),
         Diagnosis("last chunk dropped", "the last chunk may be shorter than chunk_size: loop with "
                   "range(0, n, chunk_size) so that no row is left out", _last_chunk_dropped),
     ],
