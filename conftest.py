@@ -43,6 +43,7 @@ LONGEST_FIRST = [
     "tests/test_grading_secrecy.py",
     "tests/test_grading_verdicts.py",
     "tests/test_grading_isolation.py",
+    "tests/test_grading_deadlines.py",
     "tests/test_grading_attacks.py",
     "tests/test_site.py",
     "tests/test_widgets_lecture2.py",
