@@ -84,8 +84,8 @@ def test_first_check_of_set_1_loads_neither_scikit_learn_nor_other_lectures():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("question_id", ["ex4.q1", "ex7.q1", "ex9.q1"])
-def test_first_check_of_sets_4_7_and_9_loads_neither_scikit_learn_nor_other_lectures(question_id):
+@pytest.mark.parametrize("question_id", ["ex4.q1", "ex5.q1", "ex7.q1", "ex9.q1", "ex10.q1"])
+def test_first_check_of_sets_4_5_7_9_and_10_loads_neither_scikit_learn_nor_other_lectures(question_id):
     _assert_first_check_loads_only_its_set(question_id)
 
 
