@@ -13,12 +13,11 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import DataConversionWarning, NotFittedError
 from sklearn.utils import RegressorTags
 
-from ._validation import as_2d, as_targets
+from ._validation import as_2d, as_targets, check_array_input, check_real
 from .kernels import RBF, as_kernel
 
 __all__ = ["check_X", "check_array_input", "check_n_features", "check_real", "check_fitted", "check_y_given", "encode_binary_labels",
@@ -73,40 +72,6 @@ def check_n_features(estimator, X, name="X", what=""):
         raise ValueError(
             f"{what}X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
             f"{estimator.n_features_in_} features as input; got {name} with shape {X.shape}")
-
-
-def check_array_input(X, name="X"):
-    """The errors scikit-learn's estimator checks look for, before :func:`as_2d`.
-
-    Sparse and complex input are refused (a cast to float would drop the
-    imaginary part), objects that are not numbers give a ``TypeError``, and a
-    1-D or featureless array says how to reshape. Returns a numpy array.
-    """
-    if sparse.issparse(X):
-        raise TypeError(f"{name} is a sparse {type(X).__name__}: sparse input is not supported; "
-                        f"pass a dense array ({name}.toarray())")
-    arr = check_real(np.asarray(X), name)
-    if arr.dtype == object:
-        try:
-            arr = arr.astype(float)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"{name} must hold numbers only: {exc}") from None
-    if arr.ndim == 1:
-        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features); got 1-D "
-                         f"with shape {arr.shape}. Reshape your data: {name}.reshape(1, -1) for "
-                         f"one sample, {name}.reshape(-1, 1) for one feature")
-    if arr.ndim == 2 and arr.shape[1] == 0:
-        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 "
-                         "is required.")
-    return arr
-
-
-def check_real(X, name="X"):
-    """Refuse complex input, which a cast to float would silently make real; returns ``X``."""
-    if np.iscomplexobj(X):
-        raise ValueError(f"{name} must be real (Complex data not supported); got complex data "
-                         f"of shape {np.shape(X)}")
-    return X
 
 
 def check_y_given(estimator, y):

@@ -8,6 +8,7 @@ whenever it has to convert.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -379,3 +380,38 @@ def gram(kernel, X, Z=None, name: str = "kernel") -> np.ndarray:
     if not np.all(np.isfinite(K)):
         raise ValueError(f"{name} returned NaN or inf entries")
     return K
+
+
+def check_array_input(X, name="X"):
+    """The errors scikit-learn's estimator checks look for, before :func:`as_2d`.
+
+    Sparse and complex input are refused (a cast to float would drop the
+    imaginary part), objects that are not numbers give a ``TypeError``, and a
+    1-D or featureless array says how to reshape. Returns a numpy array.
+    """
+    sparse = sys.modules.get("scipy.sparse")   # not loaded: X cannot be a sparse matrix
+    if sparse is not None and sparse.issparse(X):
+        raise TypeError(f"{name} is a sparse {type(X).__name__}: sparse input is not supported; "
+                        f"pass a dense array ({name}.toarray())")
+    arr = check_real(np.asarray(X), name)
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{name} must hold numbers only: {exc}") from None
+    if arr.ndim == 1:
+        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features); got 1-D "
+                         f"with shape {arr.shape}. Reshape your data: {name}.reshape(1, -1) for "
+                         f"one sample, {name}.reshape(-1, 1) for one feature")
+    if arr.ndim == 2 and arr.shape[1] == 0:
+        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 "
+                         "is required.")
+    return arr
+
+
+def check_real(X, name="X"):
+    """Refuse complex input, which a cast to float would silently make real; returns ``X``."""
+    if np.iscomplexobj(X):
+        raise ValueError(f"{name} must be real (Complex data not supported); got complex data "
+                         f"of shape {np.shape(X)}")
+    return X

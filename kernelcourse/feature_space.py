@@ -18,15 +18,15 @@ ball around the centre of mass.
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from ._centering import (_as_float_matrix, _centre_in_blocks, _check_finite_means,
+                         center_gram, centre_training_gram)
 from ._estimator import (Classifier, check_array_input, check_fitted, check_n_features, check_X,
                          decode_binary_labels, default_kernel, encode_binary_labels)
-from ._validation import (as_2d, as_finite, as_labels, as_real, as_vector, check_finite_real, check_psd,
+from ._validation import (as_2d, as_finite, as_labels, as_vector, check_finite_real, check_psd,
                           check_square, gram)
 
 __all__ = [
@@ -141,68 +141,6 @@ def mean_squared_distance_to_mean(K) -> float:
 
 
 # ---------------------------------------------------------------- centering
-def _centre_rows(K, out, row_shift, col_shift, rows, block):
-    for start in range(rows.start, rows.stop, block):
-        r = slice(start, min(start + block, rows.stop))
-        np.subtract(K[r], col_shift[None, :], out=out[r])
-        out[r] -= row_shift[r, None]
-
-
-def _centre_in_blocks(K, row_shift, col_shift, block: int = 64, threads: int = 2) -> np.ndarray:
-    """Return ``K[i, j] - row_shift[i] - col_shift[j]``.
-
-    Blocks of ``block`` rows stay in cache between the two subtractions, so ``K``
-    is read once and the result written once; large matrices are split into
-    ``threads`` bands of rows handled in parallel (numpy releases the GIL).
-    """
-    out = np.empty_like(K)
-    p = K.shape[0]
-    if threads < 2 or K.size < 1_000_000:
-        _centre_rows(K, out, row_shift, col_shift, slice(0, p), block)
-        return out
-    edges = np.linspace(0, p, threads + 1).astype(int)
-    bands = [slice(a, b) for a, b in zip(edges[:-1], edges[1:])]
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        list(pool.map(lambda rows: _centre_rows(K, out, row_shift, col_shift, rows, block), bands))
-    return out
-
-
-def _row_and_column_means(K, block: int = 64):
-    """Row means and column means of ``K`` in one read of the matrix.
-
-    Each block of rows is read once, for its row sums and its share of the
-    column sums, while it is in cache.
-    """
-    p, m = K.shape
-    row_sums = np.empty(p)
-    col_sums = np.zeros(m)
-    ones = np.ones(max(m, block))
-    for start in range(0, p, block):
-        r = slice(start, min(start + block, p))
-        row_sums[r] = K[r] @ ones[:m]
-        col_sums += ones[: r.stop - r.start] @ K[r]
-    return row_sums / m, col_sums / p
-
-
-def _as_float_matrix(K, name):
-    """``K`` as a 2-D float array, without the O(n^2) finiteness pass.
-
-    The centering code reads every entry anyway through its row or column
-    means; a NaN or inf shows up there, and is reported by :func:`_check_finite_means`.
-    """
-    arr = as_real(K, name)
-    if arr.ndim != 2 or 0 in arr.shape:
-        raise ValueError(f"{name} must be a 2-D (p, m) array of kernel values; got shape {arr.shape}")
-    return arr
-
-
-def _check_finite_means(means, K, name):
-    if not np.all(np.isfinite(means)):
-        bad = np.argwhere(~np.isfinite(K))
-        where = f" (first at row {bad[0][0]}, column {bad[0][1]})" if len(bad) else ""
-        raise ValueError(f"{name} contains NaN or inf{where}")
-
-
 class GramCenterer(TransformerMixin, BaseEstimator):
     """Centre kernel values on the training sample's mean in feature space.
 
@@ -278,26 +216,13 @@ class GramCenterer(TransformerMixin, BaseEstimator):
         Same result, but the row and the column means come from one read of ``K``.
         """
         K = self._fit_matrix(K)
-        row_means, column_means = _row_and_column_means(K)
-        _check_finite_means(column_means, K, "K")
-        self.column_means_ = column_means
-        self.grand_mean_ = float(column_means.mean())
-        return _centre_in_blocks(K, row_means - self.grand_mean_, column_means)
+        centred, self.column_means_, self.grand_mean_ = centre_training_gram(K)
+        return centred
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = True   # fit takes a square Gram matrix, transform (p, m) rows
         return tags
-
-
-def center_gram(K) -> np.ndarray:
-    """The centered training Gram matrix.
-
-    .. math:: \\hat K = K - \\frac1m (j j^T K + K j j^T) + \\frac1{m^2} (j^T K j)\\, j j^T
-
-    computed from the row and column means in O(m^2). ``K`` is not modified.
-    """
-    return GramCenterer().fit_transform(K)
 
 
 def center_kernel_rows(K_new, K_train) -> np.ndarray:

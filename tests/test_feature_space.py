@@ -229,3 +229,17 @@ def test_centering_reports_nan():
     K[2, 1] = np.nan
     with pytest.raises(ValueError, match=r"K contains NaN or inf \(first at row 2, column 1\)"):
         center_gram(K)
+
+
+@pytest.mark.parametrize("m", [1, 2, 9, 1001])
+def test_center_gram_is_H_K_H_and_what_GramCenterer_returns(m):
+    # center_gram computes H K H (H = I - 11^T/m) on its own, without the estimator class: the
+    # definition, with H formed, and GramCenterer's fit_transform must give the same matrix; at
+    # m = 1001 the centering runs in parallel bands of rows. A square matrix that is not symmetric
+    # keeps rows and columns apart.
+    rng = np.random.default_rng(m)
+    K = rng.normal(size=(m, m)) + 3.0
+    H = np.eye(m) - np.ones((m, m)) / m
+    Kc = center_gram(K)
+    assert_allclose(Kc, H @ K @ H, rtol=1e-10, atol=1e-10 * np.abs(K).max())
+    assert np.array_equal(Kc, GramCenterer().fit_transform(K))

@@ -35,6 +35,9 @@ if preload == "bank":  # the state the first check used to make: the bank and th
     import kernelcourse.dual, kernelcourse.gradient_descent, kernelcourse.svm
     kernelcourse.dual.MAPRegression, kernelcourse.gradient_descent.KernelGD
     kernelcourse.svm.SupportVectorClassifier
+    import kernelcourse.feature_space, kernelcourse.mean_embeddings, kernelcourse.rkhs
+    kernelcourse.mean_embeddings.MMDTest, kernelcourse.mean_embeddings.mmd2_rff
+    kernelcourse.rkhs.OnlineKernelMachine
 from kernelcourse.grading import check
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
@@ -81,8 +84,8 @@ def test_first_check_of_set_1_loads_neither_scikit_learn_nor_other_lectures():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("question_id", ["ex4.q1", "ex7.q1"])
-def test_first_check_of_sets_4_and_7_loads_neither_scikit_learn_nor_other_lectures(question_id):
+@pytest.mark.parametrize("question_id", ["ex4.q1", "ex5.q1", "ex7.q1", "ex9.q1", "ex10.q1"])
+def test_first_check_of_sets_4_5_7_9_and_10_loads_neither_scikit_learn_nor_other_lectures(question_id):
     _assert_first_check_loads_only_its_set(question_id)
 
 

@@ -29,15 +29,16 @@ distance and 4 HSIC the distance covariance (Sejdinovic, Sriperumbudur, Gretton 
 Ann. Statist. 2013).
 
 The lecture's sections, one module each (every name is imported from
-``kernelcourse.mean_embeddings``):
+``kernelcourse.mean_embeddings``, which loads a section's module when one of its names is
+first asked for, PEP 562, so that a check of lecture 9 loads no more than it uses):
 
 * ``embeddings`` (9.1): :func:`mean_embedding`, :func:`witness`, and the default kernel's
   bandwidth, :func:`pooled_median_gamma` (9.4);
 * ``mmd`` (9.2): :func:`mmd2_biased`, :func:`mmd2_unbiased`, :func:`mmd2_linear`,
   :func:`mmd2_from_gram`, and :func:`gaussian_mmd2`, the closed form for two Gaussians;
 * ``two_sample_test`` (9.3): :func:`permutation_p_value`, :class:`TestResult`,
-  :func:`permutation_test_gram`, :func:`permutation_test`, :class:`MMDTest`,
-  :func:`rejection_rate`;
+  :func:`permutation_test_gram`, :func:`permutation_test`, :func:`rejection_rate`, and
+  ``estimator``: :class:`MMDTest`;
 * ``kernel_choice`` (9.4): :func:`power_against_gamma`, :func:`power_criterion`,
   :func:`choose_gamma_on_split`, :func:`blobs`;
 * ``hsic`` (9.5): :func:`hsic_from_gram`, :func:`hsic_biased`, :func:`hsic_test`;
@@ -47,16 +48,6 @@ The lecture's sections, one module each (every name is imported from
 * ``stein`` (9.8): :func:`stein_kernel_rbf`, :func:`ksd`, :func:`ksd_test`, :func:`gaussian_score`.
 """
 from __future__ import annotations
-
-from .distances import DistanceKernel, distance_covariance, energy_distance
-from .embeddings import mean_embedding, pooled_median_gamma, witness
-from .hsic import hsic_biased, hsic_from_gram, hsic_test
-from .kernel_choice import blobs, choose_gamma_on_split, power_against_gamma, power_criterion
-from .mmd import ESTIMATORS, gaussian_mmd2, mmd2_biased, mmd2_from_gram, mmd2_linear, mmd2_unbiased
-from .rff_mmd import mmd2_rff, rff_permutation_test
-from .stein import gaussian_score, ksd, ksd_test, stein_kernel_rbf
-from .two_sample_test import (MMDTest, TestResult, permutation_p_value, permutation_test,
-                              permutation_test_gram, rejection_rate)
 
 __all__ = [
     "mean_embedding", "witness",
@@ -69,3 +60,34 @@ __all__ = [
     "stein_kernel_rbf", "ksd", "ksd_test", "gaussian_score",
     "gaussian_mmd2",
 ]
+
+#: every public name -> the submodule that defines it, loaded when the name is first asked for
+#: (some import scikit-learn, through an estimator's base class or the random features)
+_LAZY = {
+    **dict.fromkeys(("DistanceKernel", "distance_covariance", "energy_distance"), "distances"),
+    **dict.fromkeys(("mean_embedding", "pooled_median_gamma", "witness"), "embeddings"),
+    **dict.fromkeys(("hsic_biased", "hsic_from_gram", "hsic_test"), "hsic"),
+    **dict.fromkeys(("blobs", "choose_gamma_on_split", "power_against_gamma", "power_criterion"),
+                    "kernel_choice"),
+    **dict.fromkeys(("ESTIMATORS", "gaussian_mmd2", "mmd2_biased", "mmd2_from_gram", "mmd2_linear",
+                     "mmd2_unbiased"), "mmd"),
+    **dict.fromkeys(("mmd2_rff", "rff_permutation_test"), "rff_mmd"),
+    **dict.fromkeys(("gaussian_score", "ksd", "ksd_test", "stein_kernel_rbf"), "stein"),
+    **dict.fromkeys(("TestResult", "permutation_p_value", "permutation_test", "permutation_test_gram",
+                     "rejection_rate"), "two_sample_test"),
+    "MMDTest": "estimator",
+}
+
+
+def __getattr__(name):
+    """A public name, imported from its section's module when first asked for (PEP 562)."""
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

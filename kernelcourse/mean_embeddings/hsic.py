@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import as_2d, as_rng, check_positive_int, check_square
-from ..feature_space import center_gram
+from .._centering import center_gram
 from ..kernels import RBF, as_kernel
 from ..rkhs.bandwidth import median_heuristic
 from .embeddings import _gram

@@ -1,6 +1,6 @@
 """The kernel two-sample test (9.3): the null distribution of MMD^2 by permutation of the
 pooled sample, the p-value ``(1 + #{T_b >= T}) / (1 + B)``, the test as an estimator
-(:class:`MMDTest`), and its rejection rate measured by simulation (the type I error under the
+(:class:`MMDTest`, in :mod:`.estimator`), and its rejection rate measured by simulation (the type I error under the
 null, the power under an alternative).
 
 Every permutation's statistic is a quadratic form ``a^T K a`` of the pooled Gram matrix in
@@ -11,14 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from .._validation import (as_real, as_rng, check_callable, check_finite_real, check_positive_int,
                            check_unit_interval)
 from .mmd import _mmd2_labellings, _pooled, mmd2_from_gram
 
 __all__ = ["permutation_p_value", "TestResult", "permutation_test_gram", "permutation_test",
-           "MMDTest", "rejection_rate"]
+           "rejection_rate"]
 
 
 #: columns of permuted labels per block of ``K @ A`` (bounds the memory of a test)
@@ -114,41 +113,6 @@ def permutation_test(X, Y, kernel=None, n_permutations: int = 1000, estimator: s
     result = permutation_test_gram(K, m, n_permutations, estimator, random_state)
     result.kernel = kernel
     return result
-
-
-class MMDTest(BaseEstimator):
-    """The kernel two-sample test as an object: parameters in ``__init__``, results after ``fit``.
-
-    Parameters
-    ----------
-    kernel : kernel object, name or None (RBF with the pooled median heuristic)
-    estimator : "unbiased" or "biased"
-    n_permutations : int, default 1000
-    alpha : float in (0, 1), default 0.05
-    random_state : None, int or Generator
-
-    Attributes
-    ----------
-    kernel_, statistic_, null_, p_value_, reject_ (p_value_ <= alpha)
-    """
-
-    def __init__(self, kernel=None, estimator="unbiased", n_permutations=1000, alpha=0.05,
-                 random_state=None):
-        self.kernel = kernel
-        self.estimator = estimator
-        self.n_permutations = n_permutations
-        self.alpha = alpha
-        self.random_state = random_state
-
-    def fit(self, X, Y) -> "MMDTest":
-        """Test whether the samples ``X`` and ``Y`` come from one distribution; returns self."""
-        alpha = check_unit_interval(self.alpha, "alpha")
-        result = permutation_test(X, Y, self.kernel, self.n_permutations, self.estimator,
-                                  self.random_state)
-        self.kernel_, self.statistic_ = result.kernel, result.statistic
-        self.null_, self.p_value_ = result.null, result.p_value
-        self.reject_ = bool(result.p_value <= alpha)
-        return self
 
 
 def rejection_rate(draw, kernel=None, n_trials: int = 100, alpha: float = 0.05,

@@ -30,11 +30,12 @@ package's ``gamma`` is ``1 / gamma_lecture``.
 
 Where each part lives: ``functions`` (the functions of the RKHS, the representer
 theorem: 5.1-5.4, 5.9), ``gradients`` (functionals, functional gradients, batch
-functional gradient descent: 5.5-5.6), ``online`` (the online kernel machine, budgets,
-regret: 5.7-5.8, 5.10), ``bandwidth`` (bias and variance against the bandwidth: 5.11),
+functional gradient descent: 5.5-5.6), ``updates`` (the coefficient update and training with it:
+5.7-5.8), ``online`` (the online kernel machine, budgets, regret: 5.7-5.8, 5.10), ``bandwidth`` (bias and variance against the bandwidth: 5.11),
 ``mercer`` (the kernel operator's eigenfunctions from the Gram matrix: 5.13); the RKHS as a
 completion (5.12) is in ``functions``.
-Every public name is imported from ``kernelcourse.rkhs`` itself.
+Every public name is imported from ``kernelcourse.rkhs`` itself; ``online``'s are loaded when first
+asked for (PEP 562), since its estimator's base class imports scikit-learn.
 """
 from __future__ import annotations
 
@@ -43,12 +44,11 @@ from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, median_heur
 from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, evaluation_bound, inner_by_evaluation,
                         kernel_section, orthogonal_to_span, projection_onto_span, rbf_bump_integral,
                         rbf_bump_integral_norm, representer_minimiser, riemann_bumps)
+from .updates import coefficient_update, fit_online, hinge_kernel_machine
 from .mercer import (MercerEstimate, gaussian_mercer_eigenfunctions, gaussian_mercer_eigenvalues,
                      mercer_from_sample)
 from .gradients import (Functional, chain, evaluation, finite_difference_check, functional_gradient_descent,
                         gradient_checks, hinge_loss, regularised_squared_loss, squared_loss, squared_norm)
-from .online import (OnlineKernelMachine, budget_tradeoff, coefficient_update, comparator_losses, fit_online,
-                     hinge_kernel_machine, regret_bound, regret_curve)
 
 __all__ = [
     "RKHSFunction",
@@ -88,3 +88,21 @@ __all__ = [
     "gaussian_mercer_eigenvalues",
     "gaussian_mercer_eigenfunctions",
 ]
+
+#: the names defined in a submodule loaded when first asked for: name -> submodule
+_LAZY = dict.fromkeys(("OnlineKernelMachine", "budget_tradeoff", "comparator_losses",
+                       "regret_bound", "regret_curve"), "online")
+
+
+def __getattr__(name):
+    """``online``'s names, imported when first asked for (PEP 562): its
+    :class:`OnlineKernelMachine` imports scikit-learn, seconds on a cold start, which the
+    bandwidth and the functions of the RKHS (what lectures 5 and 9 check first) never need."""
+    if name in _LAZY:
+        from . import online
+        return getattr(online, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

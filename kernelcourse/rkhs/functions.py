@@ -15,7 +15,6 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-import scipy.linalg
 
 from .._validation import as_2d, as_real, check_psd, gram, as_labels, check_positive, check_positive_int
 from ..kernels import KERNEL_NAMES, as_kernel
@@ -250,6 +249,7 @@ def representer_minimiser(kernel, X, y, lam):
     lam = check_positive(lam, "lam")
     kernel = as_kernel(kernel, X.shape[1])
     K = check_psd(gram(kernel, X, X), "kernel(X, X)")
+    import scipy.linalg   # at first use: it takes a while to load, and few checks need it
     alpha = scipy.linalg.solve(K + lam * np.eye(X.shape[0]), y, assume_a="pos")
     return RKHSFunction(kernel, X, alpha)
 
@@ -263,6 +263,7 @@ def orthogonal_to_span(g, X):
     term and only adds to ``||f||^2``.
     """
     X = _check_function(g, "g")._as_inputs(X)
+    import scipy.linalg
     beta = scipy.linalg.lstsq(g.kernel(X, X), g(X))[0]  # least squares: K may be near-singular
     return g - RKHSFunction(g.kernel, X, beta)
 
@@ -280,6 +281,7 @@ def projection_onto_span(g, X):
     ``g`` itself written on the new centres: another expansion of the same function.
     """
     X = _check_function(g, "g")._as_inputs(X)
+    import scipy.linalg
     beta = scipy.linalg.lstsq(g.kernel(X, X), g(X))[0]
     return RKHSFunction(g.kernel, X, beta)
 

@@ -25,8 +25,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
-from scipy.special import eval_hermite
 
 from .._validation import as_2d, as_real, check_positive, check_positive_int, gram
 from ..kernels import as_kernel
@@ -86,6 +84,7 @@ def mercer_from_sample(kernel, X, n_components=None):
                          f"with X of shape {X.shape}")
     K = gram(kernel, X)
     # only the k largest eigenpairs (LAPACK's subset driver is much faster for k << n)
+    import scipy.linalg   # at first use: scipy.linalg takes a while to load
     s, U = scipy.linalg.eigh((K + K.T) / 2, subset_by_index=[n - k, n - 1])
     s, U = s[::-1], U[:, ::-1]
     keep = s > 1e-12 * max(s[0], 0.0)
@@ -125,6 +124,7 @@ def gaussian_mercer_eigenfunctions(gamma, sigma, n_eigen, x):
     -------
     array of shape (len(x), n_eigen)
     """
+    from scipy.special import eval_hermite   # at first use, as scipy.linalg in mercer_from_sample
     a, _, c, _ = _gaussian_constants(gamma, sigma)
     n_eigen = check_positive_int(n_eigen, "n_eigen")
     x = as_real(x, "x")

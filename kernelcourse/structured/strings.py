@@ -24,7 +24,6 @@ from math import comb
 
 import numpy as np
 from scipy import sparse
-from scipy.signal import lfilter
 
 from .._validation import check_nonnegative_int, check_positive_int
 
@@ -482,6 +481,7 @@ def subsequence_pair(s: str, t: str, n: int, lam: float) -> float:
     """
     if len(s) < n or len(t) < n:
         return 0.0
+    from scipy.signal import lfilter   # here, not at the top: scipy.signal takes a second to load
     S = np.frombuffer(s.encode("utf-32-le"), dtype=np.uint32)
     T = np.frombuffer(t.encode("utf-32-le"), dtype=np.uint32)
     match = (S[:, None] == T[None, :]).astype(float)        # match[a - 1, b - 1]
