@@ -1139,8 +1139,11 @@ def _public_callables():
         names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
         for n in names:
             obj = getattr(mod, n)
+            home = getattr(obj, "__module__", "")
+            # its own, or a private module's that this public module re-exports (center_gram
+            # lives in kernelcourse._centering, and feature_space is its public home)
             if (inspect.isfunction(obj) or inspect.isclass(obj)) \
-                    and getattr(obj, "__module__", "").startswith(f"kernelcourse.{m}"):
+                    and home.startswith((f"kernelcourse.{m}", "kernelcourse._")):
                 out[f"{m}.{n}"] = obj
     return out
 
