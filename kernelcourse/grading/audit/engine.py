@@ -21,6 +21,12 @@ place, only while one case runs, so every route to the function (a method, an im
 runs the mutant, and the question's properties and the expected values, computed outside that
 window, never do.
 
+**Bounded in memory.** While a mutant runs, the process's address space may grow by at most
+:data:`MUTANT_MEMORY` (:func:`memory_capped`): an allocation past it raises MemoryError, which
+fails the case as a sealed answer past its memory cap fails. A mutant that multiplies a size (a
+block of ``a ** k`` rows where 16 are due) would otherwise take the machine's memory, and the
+run with it.
+
 **Bounded, without a clock.** Every mutant's function body and loop body counts a tick; a
 mutant that ticks more than :data:`TICKS_FACTOR` times what the unmutated code ticks on the
 same cases (plus :data:`TICKS_SLACK`) is stopped (:class:`Budget`) and counts as failing that
@@ -56,6 +62,8 @@ _PLUMBING = ("kernelcourse._validation", "kernelcourse._estimator", "kernelcours
              "kernelcourse.widgets", "kernelcourse.grading.")
 _QUESTIONS = "kernelcourse.grading.questions."
 _TICK = "__kernelcourse_audit_tick__"
+#: the most address space a mutant may add while one case runs (see the module's text)
+MUTANT_MEMORY = 2 * 1024 ** 3
 
 
 class Budget(BaseException):
@@ -87,6 +95,32 @@ def ticking(limit=None):
         yield TICKER
     finally:
         TICKER.limit = None
+
+
+@contextlib.contextmanager
+def memory_capped(extra: int = MUTANT_MEMORY):
+    """The process's address space capped at what it uses now plus ``extra`` bytes (a soft
+    RLIMIT_AS, put back on leaving); nothing where the platform has no such limit, or where a
+    tighter one is set already."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as handle:
+            used = int(handle.read().split()[0]) * resource.getpagesize()
+    except (ImportError, OSError, ValueError):
+        yield
+        return
+    cap = used + int(extra)
+    infinite = resource.RLIM_INFINITY
+    if (soft != infinite and soft <= cap) or (hard != infinite and hard < cap):
+        yield
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 class Target:
@@ -327,7 +361,7 @@ def passes(question, call, case, expected, function=None, compiled=None, limit=N
             warnings.simplefilter("ignore")
             with ticking(limit):
                 if function is not None:
-                    with patched(function, compiled):
+                    with memory_capped(), patched(function, compiled):
                         value = call(*args, **kwargs)
                 else:
                     value = call(*args, **kwargs)

@@ -35,12 +35,16 @@ def _fixed_pairs():
 
 def _fixed_wl():
     """The pairs above, two paths N-C-O and O-C-N numbered so that the middle C sees its
-    neighbours in opposite orders, and two graphs of 5 and 6 nodes (a value of two digits)."""
+    neighbours in opposite orders, two graphs of 5 and 6 nodes (a value of two digits), and two
+    of 4 nodes whose neighbours' labels tell a second graph read at the first one's nodes, or
+    a label read as no neighbour (mutants of the stacked relabelling the audit found)."""
     path3 = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
     case = _pair_case(np.random.default_rng(107), 5, 6, labels="CNO")
+    small = _pair_case(np.random.default_rng(207), 4, 6, labels="CNO")
     return _fixed_pairs() + [Case((path3, ["N", "C", "O"], path3, ["O", "C", "N"]),
                                   label="the paths N-C-O and O-C-N"),
-                             Case(case.args, label="two graphs of 5 and 6 nodes over C, N, O")]
+                             Case(case.args, label="two graphs of 5 and 6 nodes over C, N, O"),
+                             Case(small.args, label="two graphs of 4 nodes over C, N, O")]
 
 
 def _fixed_sp():

@@ -162,7 +162,9 @@ def _mismatch_exactly_m(s, t, k, m):
 def _fixed_mismatch():
     return [Case(("ACGTA", "ACCTT", 3, 1), label="ACGTA and ACCTT, k = 3, m = 1"),
             Case(("GATTACA", "GATCACA", 4, 1), label="GATTACA and GATCACA, k = 4, m = 1"),
-            Case(("GGGTCTG", "GGATCT", 4, 1), label="GGGTCTG and GGATCT, k = 4, m = 1")]
+            Case(("GGGTCTG", "GGATCT", 4, 1), label="GGGTCTG and GGATCT, k = 4, m = 1"),
+            # windows shared whole (distance 0): each pair counts |N_1(u)| = 1 + 3k neighbours
+            Case(("ACGTAC", "CGTA", 3, 1), label="ACGTAC and CGTA, k = 3, m = 1")]
 
 
 def _draw_mismatch(rng):
