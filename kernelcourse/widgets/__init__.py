@@ -403,24 +403,60 @@ MIN_FONT_POINTS = 9.0
 
 
 def legible_fonts(fig, points: float = MIN_FONT_POINTS) -> None:
-    """Raise every text of ``fig`` (titles, labels, ticks, legends) to at least ``points``."""
-    import matplotlib.text as mtext
+    """Raise every text of ``fig`` (titles, labels, ticks, legends) to at least ``points``.
 
-    for text in fig.findobj(mtext.Text):
-        if text.get_fontsize() < points:
+    The texts are reached through their owners, not by ``fig.findobj``: walking an axis'
+    children makes its ticks (a log axis has dozens of minor ones), which cost a move more
+    than its draw. Ticks already made are looked at where they are kept."""
+    for text in _texts(fig):
+        if text is not None and text.get_fontsize() < points:
             text.set_fontsize(points)
     for ax in fig.axes:                       # ticks made later take the axis' tick size
         for axis in (ax.xaxis, ax.yaxis):
             for which in ("major", "minor"):
+                made = axis.__dict__.get(f"{which}Ticks", ())   # never made here: made lazily
                 size = axis._major_tick_kw.get("labelsize") if which == "major" else \
                     axis._minor_tick_kw.get("labelsize")
                 if size is None or (isinstance(size, (int, float)) and size < points):
                     axis.set_tick_params(which=which, labelsize=max(points, _tick_size(axis)))
+                for tick in made:
+                    for label in (tick.label1, tick.label2):
+                        if label.get_fontsize() < points:
+                            label.set_fontsize(points)
+
+
+def _texts(fig):
+    """Every text of ``fig`` but its tick labels: the figure's, and each axes' titles, axis
+    labels, offset texts, annotations and legend texts."""
+    import matplotlib.text as mtext
+
+    yield from (t for t in fig.texts)
+    for legend in fig.legends:
+        yield from legend.get_texts()
+        yield legend.get_title()
+    for ax in fig.axes:
+        yield from (ax.title, ax._left_title, ax._right_title)
+        for axis in (ax.xaxis, ax.yaxis):
+            yield axis.label
+            yield axis.offsetText
+        yield from (c for c in ax.get_children() if isinstance(c, mtext.Text)
+                    and c not in (ax.title, ax._left_title, ax._right_title))
+        legend = ax.get_legend()
+        if legend is not None:
+            yield from legend.get_texts()
+            yield legend.get_title()
 
 
 def _tick_size(axis) -> float:
-    ticks = axis.get_major_ticks()
-    return float(ticks[0].label1.get_fontsize()) if ticks else MIN_FONT_POINTS
+    """The size of ``axis``' tick labels: a tick's already made, else the rc parameters'."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    ticks = axis.__dict__.get("majorTicks")
+    if ticks:
+        return float(ticks[0].label1.get_fontsize())
+    size = rcParams[f"{axis.axis_name}tick.labelsize"]
+    return float(FontProperties(size=size).get_size_in_points())
 
 
 def static_png(png: bytes) -> bytes:

@@ -25,8 +25,9 @@ from kernelcourse.structured import (Graph, cycle_graph, mismatch_kernel, mismat
 from kernelcourse.structured.datasets import dna_motif_sequences, planted_graphs
 from kernelcourse.widgets import FigureView, interactive_figure
 
-__all__ = ["PAIRS", "graph_pair", "circle_layout", "wl_state", "plot_wl_state", "wl_relabel_widget",
-           "mismatch_grid", "plot_mismatch_state", "mismatch_cost_widget"]
+__all__ = ["PAIRS", "graph_pair", "circle_layout", "wl_state", "plot_wl_state", "relabel_wl_state",
+           "wl_relabel_widget",
+           "mismatch_grid", "plot_mismatch_state", "mark_mismatch_state", "mismatch_cost_widget"]
 
 #: the pairs of graphs of the relabelling widget
 PAIRS = ("two triangles, a hexagon", "a ring, a chain (same labels)", "two planted graphs")
@@ -71,32 +72,56 @@ def wl_state(pair: str, round_: int) -> dict:
             "counts": counts, "K": k, "normalized": k[0, 1] / np.sqrt(k[0, 0] * k[1, 1])}
 
 
-def plot_wl_state(state, axes):
-    """Draw :func:`wl_state` on three axes: graph 1, graph 2, the label counts."""
-    colour = {c: _PALETTE[i % len(_PALETTE)] for i, c in enumerate(state["kinds"])}
-    for ax, g, lab, name in zip(axes[:2], state["graphs"], state["labels"], ("G", "G'")):
+def plot_wl_state(state, axes) -> dict:
+    """Draw :func:`wl_state` on three axes: graph 1, graph 2, the label counts.
+
+    Returns the artists that change from round to round of the same pair (each graph's
+    nodes, their label texts and its title), for :func:`relabel_wl_state`.
+    """
+    nodes, texts, titles = [], [], []
+    for ax, g in zip(axes[:2], state["graphs"]):
         pos = circle_layout(g)
         for i, j in g.edges():
             ax.plot(*pos[[i, j]].T, color="#555555", lw=1.5, zorder=1)
-        ax.scatter(pos[:, 0], pos[:, 1], s=520, c=[colour[c] for c in lab.tolist()],
-                   edgecolors="black", zorder=2)
+        nodes.append(ax.scatter(pos[:, 0], pos[:, 1], s=520, c=["white"] * g.n_nodes,
+                                edgecolors="black", zorder=2))
+        texts.append([ax.text(x, y, "", ha="center", va="center", fontsize=11, zorder=3)
+                      for x, y in pos])
         for v, (x, y) in enumerate(pos):
-            ax.text(x, y, str(lab[v]), ha="center", va="center", fontsize=11, zorder=3)
             ax.text(1.28 * x, 1.28 * y, str(g.labels[v]), ha="center", va="center", fontsize=9,
                     color="#333333")
         ax.set_xlim(-1.5, 1.5)
         ax.set_ylim(-1.5, 1.5)
         ax.set_aspect("equal")
         ax.axis("off")
-        ax.set_title(f"{name}: labels of round {state['round']}", fontsize=11)
+        titles.append(ax.set_title(" ", fontsize=11))
+    graphs = {"nodes": nodes, "texts": texts, "titles": titles}
+    relabel_wl_state(graphs, state, axes)
+    return graphs
+
+
+def relabel_wl_state(graphs, state, axes) -> None:
+    """Show round ``state["round"]`` on the graphs :func:`plot_wl_state` drew (same pair):
+    the nodes' colours and labels, and the label counts drawn anew on ``axes[2]``."""
+    colour = {c: _PALETTE[i % len(_PALETTE)] for i, c in enumerate(state["kinds"])}
+    for b, (lab, name) in enumerate(zip(state["labels"], ("G", "G'"))):
+        graphs["nodes"][b].set_facecolors([colour[c] for c in lab.tolist()])
+        for text, c in zip(graphs["texts"][b], lab.tolist()):
+            text.set_text(str(c))
+        graphs["titles"][b].set_text(f"{name}: labels of round {state['round']}")
     ax = axes[2]
+    ax.clear()
     x = np.arange(len(state["kinds"]))
     ax.bar(x - 0.2, state["counts"][0], 0.4, label="G", color="#4477aa")
     ax.bar(x + 0.2, state["counts"][1], 0.4, label="G'", color="#ee6677")
-    ax.set_xticks(x, [str(c) for c in state["kinds"]], fontsize=9)
+    # upright labels while they fit side by side, turned a quarter when there are many
+    ax.set_xticks(x, [str(c) for c in state["kinds"]], fontsize=9,
+                  rotation=0 if len(x) <= 10 else 90)
     ax.set_xlabel("compressed label")
     ax.set_ylabel("nodes")
-    ax.legend(fontsize=9)
+    # a row above the tallest bar for the legend
+    ax.set_ylim(0, 1.3 * max(1, np.max(state["counts"])))
+    ax.legend(fontsize=9, loc="upper center", ncol=2)
     K = state["K"]
     ax.set_title(f"k(G, G') = {K[0, 1]:.0f}, normalised {state['normalized']:.3f}", fontsize=11)
 
@@ -118,11 +143,15 @@ def wl_relabel_widget(pair=PAIRS[0], round_=1):
                               continuous_update=False),
     }
     view = FigureView(1, 3, figsize=(8.4, 3.2))
+    drawn = {"pair": None, "graphs": None}
 
     def update(pair, round_):
         state = wl_state(pair, round_)
-        view.restart()
-        plot_wl_state(state, view.axes)
+        if pair != drawn["pair"]:          # new graphs: everything anew
+            view.restart()
+            drawn.update(pair=pair, graphs=plot_wl_state(state, view.axes))
+        else:                              # same graphs: their colours, labels and the counts
+            relabel_wl_state(drawn["graphs"], state, view.axes)
         view.render(full=True)
         print(f"k_WL summed over rounds 0..{round_}: k(G, G) = {state['K'][0, 0]:.0f}, "
               f"k(G', G') = {state['K'][1, 1]:.0f}, k(G, G') = {state['K'][0, 1]:.0f}")
@@ -158,33 +187,50 @@ def mismatch_grid(n=400, length=101, lam=1.0, random_state=0) -> dict:
     return {"accuracy": accuracy, "cost": cost, "n": n}
 
 
-def plot_mismatch_state(grid, k, m, axes):
-    """Cost and accuracy against k, the current (k, m) marked."""
+def plot_mismatch_state(grid, k, m, axes) -> dict:
+    """Cost and accuracy against k, the current (k, m) marked.
+
+    Returns the artists that follow (k, m), for :func:`mark_mismatch_state`: the two
+    square markers and the right axes' title; everything else is the same at every (k, m).
+    """
     colours = ("#4477aa", "#ee6677", "#228833")
     ax = axes[0]
     for a, mm in enumerate(MS):
         ax.semilogy(KS, grid["cost"][a], "o-", color=colours[a], label=f"m = {mm}")
-    b = KS.index(k)
-    ax.semilogy([k], [grid["cost"][MS.index(m), b]], "s", ms=14, mfc="none", mec="black", mew=2)
+    cost_mark, = ax.semilogy([k], [1.0], "s", ms=14, mfc="none", mec="black", mew=2)
     ax.set_xlabel("k")
     ax.set_ylabel("k-mer neighbours visited")
     ax.set_title("cost: n_kmers x |N_m(k)|", fontsize=11)
-    ax.legend(fontsize=9)
+    # room above the lines for the legend, which stays in the upper left
+    low, high = np.nanmin(grid["cost"]), np.nanmax(grid["cost"])
+    ax.set_ylim(low / 2, high * 30)
+    ax.legend(fontsize=9, loc="upper left")
     ax = axes[1]
     for a, mm in enumerate(MS[:2]):
         ax.plot(KS, grid["accuracy"][a], "o-", color=colours[a],
                 label="m = 0 (spectrum)" if mm == 0 else f"m = {mm}")
-    acc = grid["accuracy"][MS.index(m), b]
-    if np.isfinite(acc):
-        ax.plot([k], [acc], "s", ms=14, mfc="none", mec="black", mew=2)
-        title = f"k = {k}, m = {m}: test accuracy {acc:.3f}"
-    else:
-        title = f"k = {k}, m = {m}: not computed here (cost)"
+    accuracy_mark, = ax.plot([k], [0.5], "s", ms=14, mfc="none", mec="black", mew=2)
     ax.set_ylim(0.4, 0.95)
     ax.set_xlabel("k")
     ax.set_ylabel("test accuracy")
-    ax.set_title(title, fontsize=11)
+    ax.set_title(" ", fontsize=11)
     ax.legend(fontsize=9, loc="upper center", ncol=2)
+    marks = {"cost": cost_mark, "accuracy": accuracy_mark, "title": ax.title}
+    mark_mismatch_state(marks, grid, k, m)
+    return marks
+
+
+def mark_mismatch_state(marks, grid, k, m) -> None:
+    """Move :func:`plot_mismatch_state`'s markers and title to (k, m)."""
+    a, b = MS.index(m), KS.index(k)
+    marks["cost"].set_data([k], [grid["cost"][a, b]])
+    acc = grid["accuracy"][a, b]
+    marks["accuracy"].set_visible(bool(np.isfinite(acc)))
+    if np.isfinite(acc):
+        marks["accuracy"].set_data([k], [acc])
+        marks["title"].set_text(f"k = {k}, m = {m}: test accuracy {acc:.3f}")
+    else:
+        marks["title"].set_text(f"k = {k}, m = {m}: not computed here (cost)")
 
 
 def mismatch_cost_widget(k=5, m=1):
@@ -204,11 +250,13 @@ def mismatch_cost_widget(k=5, m=1):
         "m": W.IntSlider(value=m, min=0, max=2, description="m", continuous_update=False),
     }
     view = FigureView(1, 2, figsize=(8.4, 3.4))
+    # the curves are the same at every (k, m): drawn once, under the moving marks
+    marks = plot_mismatch_state(grid, k, m, view.axes)
+    view.animate(*marks.values())
 
     def update(k, m):
-        view.restart()
-        plot_mismatch_state(grid, k, m, view.axes)
-        view.render(full=True)
+        mark_mismatch_state(marks, grid, k, m)
+        view.render()
         a, b = MS.index(m), KS.index(k)
         print(f"|N_{m}| = {mismatch_neighbourhood_size(k, m, 4)} neighbours per {k}-mer; "
               f"cost {grid['cost'][a, b]:.3g}")
