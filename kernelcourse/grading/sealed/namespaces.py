@@ -4,7 +4,8 @@ No submitted code runs here. :func:`fork_submission_process` is called by the wo
 zygote, :mod:`.worker`), which has never read a request, so the process it makes has never held
 any submission's data. Sandboxed, a helper forked from the worker makes a new PID namespace and
 forks the submission process into it: PID 1 there, in a new mount namespace with an empty
-``/tmp`` and ``/dev/shm`` of its own (:func:`private_mounts`: in memory, capped), having given
+``/tmp`` and ``/dev/shm`` of its own (:func:`private_mounts`: in memory, capped) and a fresh
+read-only ``/proc`` of its PID namespace (:func:`worker_proc` makes that possible), having given
 up every capability (:func:`drop_capabilities`); then it waits to be released
 (:class:`Prepared`: the worker makes the next submission's process while the current one is
 graded) before it reads its first request. From then on it is :mod:`.submission`'s. When it exits, the kernel kills every process left in its PID
@@ -27,8 +28,10 @@ def private_mounts(scratch_mb: int, hide=()) -> None:
     and ``/dev/shm`` of this submission's own (in memory, ``scratch_mb`` each; they vanish
     with the namespace), the folders of the course's environment that lay under ``/tmp``
     bound again, read-only, over the new ``/tmp`` (a virtual environment or a checkout there:
-    the answer imports from it), and the ``/proc`` entries of the processes ``hide`` (the
-    worker and the helper that made this process) covered by an empty read-only folder."""
+    the answer imports from it), and a fresh, read-only ``/proc`` of this PID namespace
+    (:func:`_fresh_proc`; where Linux refuses one, the ``/proc`` entries of the processes
+    ``hide``, the worker and the helper that made this process, are covered by an empty
+    read-only folder instead)."""
     import ctypes
 
     libc = processes.libc()
@@ -56,17 +59,55 @@ def private_mounts(scratch_mb: int, hide=()) -> None:
                       _MS_BIND | _MS_REMOUNT | _MS_RDONLY | _MS_NOSUID | _MS_NODEV, None) != 0:
             raise OSError(ctypes.get_errno(), f"remount {root} read-only")
         os.close(fd)
-    # the worker's and this process's helper's entries in /proc (the sandbox's: a fresh /proc
-    # cannot be mounted here, bubblewrap's mounts are locked in this user namespace), hidden
-    # under an empty read-only folder: nothing of the zygote to read or write from here
-    # (its oom_score_adj, its autogroup's nice value, its status and command line)
-    for pid in hide:
-        target = f"/proc/{pid}".encode()
-        if os.path.isdir(target) and libc.mount(
-                b"tmpfs", target, b"tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
-                b"size=4k,mode=555") != 0:
-            raise OSError(ctypes.get_errno(), f"hide /proc/{pid}")
+    if not _fresh_proc():
+        # where Linux refuses a fresh /proc (no fully visible one in the sandbox), the
+        # worker's and this process's helper's entries in the sandbox's /proc are hidden
+        # under an empty read-only folder: nothing of the zygote to read or write from here
+        # (its oom_score_adj, its autogroup's nice value, its status and command line)
+        for pid in hide:
+            target = f"/proc/{pid}".encode()
+            if os.path.isdir(target) and _cover(target) != 0:
+                raise OSError(ctypes.get_errno(), f"hide /proc/{pid}")
+    # the machine's /proc, which the sandbox shows the worker only so that the fresh mount
+    # is allowed, covered before any request is read
+    if os.path.isdir(processes.HOST_PROC) and _cover(processes.HOST_PROC.encode()) != 0:
+        raise OSError(ctypes.get_errno(), f"cover {processes.HOST_PROC}")
     os.chdir("/tmp")
+
+
+def _fresh_proc() -> bool:
+    """Mount a ``/proc`` of this PID namespace over the sandbox's, read-only (so it lists
+    this submission's processes only, and nothing in it can be written: not an
+    ``oom_score_adj``, not an autogroup's nice value). False where Linux refuses it: it
+    allows a new ``/proc`` in a user namespace only beside a fully visible one, the one the
+    sandbox binds at :data:`~.processes.HOST_PROC`."""
+    flags = _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    return processes.libc().mount(b"proc", b"/proc", b"proc", flags, None) == 0
+
+
+def worker_proc() -> None:
+    """In the worker, once, before it reads anything but its bundle: a mount namespace of its
+    own with a fresh, read-only ``/proc`` of the sandbox's PID namespace, and the machine's
+    ``/proc`` (:data:`~.processes.HOST_PROC`) covered, so that the worker holds nothing of
+    the machine beyond the sandbox; its ``/proc``, unlike bubblewrap's, is fully visible, so
+    each submission process may still mount its own. Nothing changes where Linux refuses a
+    fresh ``/proc`` here (each submission process then covers the worker's entries)."""
+    import ctypes
+
+    libc = processes.libc()
+    if not os.path.isdir(processes.HOST_PROC) or libc.unshare(_CLONE_NEWNS) != 0:
+        return
+    if libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:
+        raise OSError(ctypes.get_errno(), "mount --make-rprivate /")
+    if _fresh_proc() and _cover(processes.HOST_PROC.encode()) != 0:
+        raise OSError(ctypes.get_errno(), f"cover {processes.HOST_PROC}")
+
+
+def _cover(target: bytes) -> int:
+    """Cover ``target`` with an empty read-only folder (0, else -1 and errno)."""
+    return processes.libc().mount(b"tmpfs", target, b"tmpfs",
+                                  _MS_RDONLY | _MS_NOSUID | _MS_NODEV | _MS_NOEXEC,
+                                  b"size=4k,mode=555")
 
 
 #: the variable by which the sandbox tells the worker which of its read-only folders (the

@@ -19,6 +19,13 @@ SANDBOXED = False
 #: whether this submission process is PID 1 of a PID namespace of its own
 OWN_NAMESPACE = False
 
+#: where the sandbox shows the machine's ``/proc`` to its worker, read-only: its presence lets
+#: each submission process mount a fresh ``/proc`` of its own PID namespace (Linux refuses a
+#: new ``/proc`` in a user namespace unless one is fully visible there, and bubblewrap's own
+#: ``/proc`` is not: it covers parts of it); each submission process covers it at once
+#: (:func:`kernelcourse.grading.sealed.namespaces.private_mounts`)
+HOST_PROC = "/run/kernelcourse-host-proc"
+
 #: exit code of an answer's process whose report pipe was closed or replaced by the answer
 REPORT_LOST = 86
 #: exit code of a submission process whose namespaces could not be made

@@ -20,6 +20,10 @@ Linux namespaces:
   folder, not the grading user's home, not the checkout, and not the package ``kernelcourse``
   itself (where it lies inside a bound folder, an empty folder hides it): the worker gets the
   modules it may hold on its standard input (:func:`kernelcourse.grading.sealed.pool.bundle`);
+* the machine's ``/proc``, read-only, at :data:`~.processes.HOST_PROC`: Linux mounts a new
+  ``/proc`` in a user namespace only beside a fully visible one (bubblewrap's own covers parts
+  of itself), so with it the worker and each submission process mount ``/proc`` afresh; the
+  worker covers it before it reads anything but its bundle;
 * an empty private ``/tmp`` (the scratch folder, also ``HOME`` and the current folder) in
   memory, capped in size, that vanishes with the sandbox (and each submission has its own
   ``/tmp`` and ``/dev/shm`` over it); ``/dev`` read-only;
@@ -52,6 +56,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from .processes import HOST_PROC
 
 __all__ = ["SandboxUnavailable", "Sandbox", "TreeMemoryLimit", "find_bwrap", "probe"]
 
@@ -184,6 +190,10 @@ class Sandbox:
                     args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
                 else:
                     args += ["--ro-bind", "/dev/null", path]
+        # the machine's /proc, read-only, where no answer reaches it: with it in the sandbox
+        # Linux lets each submission process mount a fresh /proc of its own PID namespace,
+        # and each covers this one before it reads a request (namespaces.private_mounts)
+        args += ["--ro-bind-try", "/proc", HOST_PROC]
         args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
                  "--remount-ro", "/", "--chdir", SCRATCH, "--clearenv"]
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": SCRATCH, "TMPDIR": SCRATCH,

@@ -49,7 +49,7 @@ import sys
 
 from . import processes
 from .answer import no_check
-from .namespaces import fork_submission_process
+from .namespaces import fork_submission_process, worker_proc
 from .submission import serve_submission
 
 
@@ -109,6 +109,8 @@ def main(argv: list[str]) -> None:
     os.dup2(devnull, 1)
     os.close(devnull)
     sys.stdout = open(os.devnull, "w", encoding="utf-8")
+    if processes.SANDBOXED:
+        worker_proc()  # a /proc of the sandbox's own; the machine's, shown to make it, covered
     _warm_up()
     processes.write_line(json.dumps({"ready": os.getpid()}))
     done = 0
