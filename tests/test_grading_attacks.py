@@ -168,12 +168,12 @@ def attacks(paths: dict) -> dict:
     a["replace_sys_modules"] = (notebook(q1="""
         import sys, types
         import numpy as np
-        fake = types.ModuleType("kernelcourse.grading.core")
+        fake = types.ModuleType("kernelcourse.grading.model")
         fake.run_answer = lambda func, cases, seconds: [{"kind": "value", "value": 0}] * 99
         for name in list(sys.modules):
             if name.startswith("kernelcourse.grading"):
                 sys.modules[name] = fake
-        import kernelcourse.grading.core as core
+        import kernelcourse.grading.model as core
         core.score = lambda *a, **k: None
 
         def all_subsets_features(X):
@@ -423,12 +423,12 @@ def attacks(paths: dict) -> dict:
         shortcut = getattr(fresh, "all_" + "subsets_map")
         """)), FULL - 3, {"ex1.q1": "0/3 points"})
     a["ctypes_exec_after_rebinding_the_seal"] = (notebook(q2=q2_only_if_it_fails(
-        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import kernelcourse.grading.model.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
         "argv = (ctypes.c_char_p * 2)(b'/bin/true', None)\n"
         "assert libc.execv(b'/bin/true', argv) == 0")), FULL, {"ex1.q2": full})
     a["ctypes_ipc_that_outlives_the_answer"] = (notebook(q2=q2_only_if_it_fails(
-        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import kernelcourse.grading.model.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
         "assert libc.shmget(0, 1 << 20, 0o1600) != -1")), FULL, {"ex1.q2": full})
     a["grader_questions_module"] = (notebook(q5="""
@@ -997,7 +997,7 @@ def test_parallel_and_serial_gradebooks_agree(small_runs):
     "import kernelcourse.features\nf = kernelcourse.features\nf.all_subsets_map(X)",
 ])
 def test_static_uses_finds_every_spelling(source):
-    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    from kernelcourse.grading.model.shortcuts import forbidden_objects, static_uses
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     assert static_uses(source, forbidden) == ["kernelcourse.features.all_subsets_map"]
 
@@ -1011,7 +1011,7 @@ def test_static_uses_finds_every_spelling(source):
     "(((((",
 ])
 def test_static_uses_raises_no_false_alarm(source):
-    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    from kernelcourse.grading.model.shortcuts import forbidden_objects, static_uses
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     assert static_uses(source, forbidden) == []
 
@@ -1033,7 +1033,8 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
     module name once cost seconds, 200,000 characters minutes): the work is counted, not
     timed. A cell with a dotted name longer than Python's parser reads in linear time is not
     graded at all (``cell_problem``)."""
-    from kernelcourse.grading import intake, shortcuts
+    from kernelcourse.grading import intake
+    from kernelcourse.grading.model import shortcuts
     walked = []
     real_walk = shortcuts._walk
     monkeypatch.setattr(shortcuts, "_walk", lambda name, cache=None: (
@@ -1052,7 +1053,7 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
 
 
 def test_names_cut_to_their_bound_still_find_the_shortcut():
-    from kernelcourse.grading.shortcuts import (MAX_NAME_CHARS, _bounded, forbidden_objects,
+    from kernelcourse.grading.model.shortcuts import (MAX_NAME_CHARS, _bounded, forbidden_objects,
                                                 static_uses)
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     tail = ".x" * 500  # past the bound (a chain much deeper: Python's ast refuses it)
@@ -1104,7 +1105,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
 
 
 def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
-    from kernelcourse.grading.sealed import transport
+    from kernelcourse.grading.model import transport
     # the reply as the worker would send it, written here in linear time: building the set
     # in this process first would itself cost time quadratic in its 40,000 colliding values
     colliding = [k * (2 ** 61 - 1) for k in range(40000)]
@@ -1122,7 +1123,7 @@ def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
 
 def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
     from kernelcourse import _validation
-    from kernelcourse.grading.shortcuts import forbidden_objects
+    from kernelcourse.grading.model.shortcuts import forbidden_objects
     from kernelcourse.kernels import _fast_rbf, rules
     rbf = forbidden_objects(["kernelcourse.kernels._fast_rbf._rbf_gram"])
     assert id(_fast_rbf._rbf_from_product) in rbf and id(_fast_rbf._rbf_fused) in rbf

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import check, get_question, reset_session
-from kernelcourse.grading.compare import format_value
+from kernelcourse.grading.model.compare import format_value
 from kernelcourse.grading.scoring import BLOCK_WIDTH
 
 

@@ -14,10 +14,10 @@ import pytest
 
 from kernelcourse.grading import (Case, Diagnosis, Question, evaluate, get_question, hint,
                                   inputs_unchanged, modified_input, reset_session)
-from kernelcourse.grading.sealed import transport
-from kernelcourse.grading.compare import conform_shape, dtype_tolerance, values_match
+from kernelcourse.grading.model import transport
+from kernelcourse.grading.model.compare import conform_shape, dtype_tolerance, values_match
 from kernelcourse.grading.pipeline import student_source
-from kernelcourse.grading.probes import RowSource, formed_more_rows_than, rows_at_most
+from kernelcourse.grading.model.probes import RowSource, formed_more_rows_than, rows_at_most
 
 
 # --------------------------------------------------------------------- precision

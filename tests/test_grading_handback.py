@@ -102,7 +102,7 @@ def test_every_question_hash_is_the_same_in_another_interpreter():
 def test_a_change_to_code_without_a_source_file_changes_the_hash():
     import dataclasses
 
-    from kernelcourse.grading.question import Diagnosis
+    from kernelcourse.grading.model.question import Diagnosis
 
     q = REG["ex5.q9"]
     made = []

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import evaluate
-from kernelcourse.grading.question import Case, Diagnosis, Question
+from kernelcourse.grading.model.question import Case, Diagnosis, Question
 from kernelcourse.grading.relations import Relation, relate, relation_holds
 
 RNG = np.random.default_rng(7)

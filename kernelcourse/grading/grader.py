@@ -70,7 +70,7 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .sealed import transport
+from .model import transport
 from .draws import load_secret, new_secret, new_token, question_seed, secret_file
 from .assignment import _main_set, _selected, choose_assignment
 from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
@@ -85,7 +85,7 @@ from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeo
 from .questions import all_questions
 from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
 from .scoring import LINE_LIMIT, Result, _fmt, score
-from .shortcuts import static_uses
+from .model.shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]

@@ -9,7 +9,7 @@ hint tiers were shown. :func:`reset_session` forgets all of it.
 **Hints.** A question's ``hints`` are tiers, a nudge first. ``hint("ex1.q4")`` prints the next
 tier at each call; from the second failed check of a question on, each failed check prints the
 next tier not yet shown. When the check names the mistake and its diagnosis has a hint of its
-own (:attr:`~kernelcourse.grading.question.Diagnosis.hint`), that hint follows it instead, from
+own (:attr:`~kernelcourse.grading.model.question.Diagnosis.hint`), that hint follows it instead, from
 the first failed check on.
 
 **What check() prints** (:meth:`~kernelcourse.grading.scoring.Result.block`): a passed or

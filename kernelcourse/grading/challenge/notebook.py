@@ -113,7 +113,7 @@ class NotebookRunner:
     def __call__(self, path, key) -> Path:
         from ..intake import NotebookError, answer_cells, read_notebook
         from ..sealed.pool import WorkerDied, WorkerPool, WorkerTimeout
-        from ..sealed.transport import decode, encode
+        from ..model.transport import decode, encode
         from .validate import SubmissionError
 
         path = Path(path)

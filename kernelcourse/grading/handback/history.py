@@ -25,7 +25,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..sealed import transport
+from ..model import transport
 
 __all__ = ["question_hash", "stamp", "book_files", "archive", "load_rows", "merge",
            "read_history"]

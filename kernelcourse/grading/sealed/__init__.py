@@ -16,6 +16,8 @@ running an answer lives here:
   each reply, counts what an answer changed in its arguments); the process per answer,
   :mod:`.answer`, the only one where submitted code runs; :mod:`.processes`, what they share;
 * :mod:`.running`: the answer's function called on each case under its time limit (also what
-  ``check`` runs in a notebook);
-* :mod:`.transport`: plain data in and out, as JSON text.
+  ``check`` runs in a notebook).
+
+What they send each other is plain data, as JSON text, in the question model's format
+(:mod:`kernelcourse.grading.model.transport`).
 """

@@ -21,7 +21,7 @@ PACKAGE = "kernelcourse"
 def question_modules() -> tuple:
     """The question modules loaded in this process (``kernelcourse.grading.questions.*``,
     instructors' files among them), by name."""
-    prefix = __name__.rsplit(".", 1)[0] + ".questions."
+    prefix = __name__.rsplit(".", 2)[0] + ".questions."
     return tuple(sorted(name for name, module in list(sys.modules.items())
                         if name.startswith(prefix) and module is not None))
 
