@@ -45,7 +45,7 @@ import numpy as np
 
 from ..model.compare import values_match
 from ..model.question import Diagnosis
-from ..relation_words import message_of, ordinal
+from .words import message_of, ordinal
 from .fitted import _fitted, _fitted_power, _per_case, _round
 from .inputs import input_hypotheses
 from .values import _ORDERS, _hypotheses, _leaves
