@@ -238,7 +238,7 @@ def test_every_question_has_three_diagnoses(qid):
 def test_the_diagnosis_is_never_cut(qid):
     """However long the failing case, the verdict keeps the diagnosis whole, in check() and in
     the gradebook (which escapes and bounds the line)."""
-    from kernelcourse.grading.intake import clean_text
+    from kernelcourse.grading.intake.notebooks import clean_text
     from kernelcourse.grading.scoring import LINE_LIMIT, Result
 
     q = QUESTIONS[qid]

@@ -1033,7 +1033,7 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
     module name once cost seconds, 200,000 characters minutes): the work is counted, not
     timed. A cell with a dotted name longer than Python's parser reads in linear time is not
     graded at all (``cell_problem``)."""
-    from kernelcourse.grading import intake
+    from kernelcourse.grading.intake import notebooks as intake
     from kernelcourse.grading.model import shortcuts
     walked = []
     real_walk = shortcuts._walk
@@ -1083,7 +1083,7 @@ def test_clean_text_escapes_control_characters():
 
 
 def test_answer_cells_are_found_as_ipython_sees_them():
-    from kernelcourse.grading.intake import answer_cells, python_source, read_notebook
+    from kernelcourse.grading.intake.notebooks import answer_cells, python_source, read_notebook
     cells = ["\ufeff# ANSWER a\r\nx = 1\r\n", "\n  \n#ANSWER   b  \nx = 2\n",
              "# ANSWERc\nx = 3\n", "x = 4\n# ANSWER d\n"]
     nb = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
@@ -1095,7 +1095,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
     assert python_source("_t = %timeit -o f()\n_ = %time f()\nfiles = !ls\n") == (
         "_t = get_ipython().run_line_magic('timeit', '-o f()')\n"
         "_ = get_ipython().run_line_magic('time', 'f()')\nfiles = get_ipython().getoutput('ls')\n")
-    from kernelcourse.grading.intake import static_source
+    from kernelcourse.grading.intake.notebooks import static_source
     assert static_source("_t = %timeit -o f()\nprint('a=%d' % 1)\n") == \
         "_t = None\nprint('a=%d' % 1)\n"
     v3 = {"nbformat": 3, "worksheets": [{"cells": [

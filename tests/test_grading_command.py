@@ -191,7 +191,7 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
     import ast
 
     import kernelcourse.grading.grader as grader
-    import kernelcourse.grading.intake as intake
+    import kernelcourse.grading.intake.notebooks as intake
     import kernelcourse.grading.sealed.pool as pool
     import kernelcourse.grading.scoring as scoring
     import kernelcourse.grading.model.transport as transport

@@ -887,7 +887,7 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
 
 # ------------------------------------------------------------------------ files the run cannot name
 def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_path):
-    from kernelcourse.grading.intake import clean_text, find_notebooks
+    from kernelcourse.grading.intake.notebooks import clean_text, find_notebooks
 
     good = tmp_path / "müllerjürgen_1006_70006_ex1.ipynb"
     good.write_text("{}")

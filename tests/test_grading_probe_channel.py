@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-import kernelcourse.grading.intake  # noqa: F401 - imported before an answer's process seals
+import kernelcourse.grading.intake.notebooks  # noqa: F401 - imported before an answer's process seals
 
 from kernelcourse.grading import get_question
 from kernelcourse.grading.model.probes import RowSource

@@ -7,7 +7,7 @@ errors and the seconds taken, and how each question's cases were drawn (the draw
 the instructor's seed); the JSON also records the assignment, the key file's name (never the
 secret) and the sandbox. The gradebook is the instructor's: no student-facing output copies a
 token or a seed from it.
-Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.clean_text`),
+Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.notebooks.clean_text`),
 and no CSV field can pass for a spreadsheet formula.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .assignment import _selected
-from .intake import clean_text
+from .intake.notebooks import clean_text
 from .questions import all_questions
 from .scoring import _fmt
 

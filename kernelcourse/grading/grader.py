@@ -3,7 +3,7 @@
 ``kernelcourse grade PATH...`` (see :mod:`kernelcourse.__main__`) calls
 :func:`grade_paths`. How a submission is scored:
 
-1. **Intake** (:mod:`kernelcourse.grading.intake`). The parent process reads
+1. **Intake** (:mod:`kernelcourse.grading.intake.notebooks`). The parent process reads
    each notebook file as bytes, and only a regular file (no symbolic link,
    FIFO or device) under the size cap; it parses the JSON (never executing it
    and never writing to it) and picks the answer cells: code cells whose first
@@ -75,7 +75,7 @@ from .draws import load_secret, new_secret, new_token, question_seed, secret_fil
 from .assignment import _main_set, _selected, choose_assignment
 from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
                         _short_names, summary_table, write_gradebook)
-from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
+from .intake.notebooks import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
                      bounded_json, cell_problem, clean_text, find_notebooks, python_source,
                      read_notebook, read_submission, static_source)

@@ -70,7 +70,7 @@ def text_cell(text) -> str:
     leading ``=``, ``+``, ``-``, ``@``, tab or carriage return neutralised with a ``'`` so that
     no spreadsheet, whatever its delimiter, takes it for a formula. Identifiers (ids, emails,
     SIS ids) are never passed through here: an LMS matches them exactly."""
-    from ..intake import clean_text
+    from ..intake.notebooks import clean_text
 
     text = clean_text(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

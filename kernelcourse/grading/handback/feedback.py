@@ -27,7 +27,7 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
-from ..intake import clean_text
+from ..intake.notebooks import clean_text
 from ..scoring import mistake_heading
 from .outcomes import outcome, timeout_text
 

@@ -37,9 +37,9 @@ def strip_magics(source: str) -> str:
 
 
 def ipython_source(cell: str) -> str:
-    """The Python IPython runs for a cell (:func:`kernelcourse.grading.intake.python_source`:
+    """The Python IPython runs for a cell (:func:`kernelcourse.grading.intake.notebooks.python_source`:
     its own input transformer), run here, in the answer's process, under its time limit."""
-    from ..intake import python_source
+    from ..intake.notebooks import python_source
 
     return python_source(cell)
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..model import transport
 from .deadline import hard_limits
-from ..intake import bounded_json
+from ..intake.notebooks import bounded_json
 from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
 __all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]
