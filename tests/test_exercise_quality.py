@@ -239,7 +239,7 @@ def test_the_diagnosis_is_never_cut(qid):
     """However long the failing case, the verdict keeps the diagnosis whole, in check() and in
     the gradebook (which escapes and bounds the line)."""
     from kernelcourse.grading.intake.notebooks import clean_text
-    from kernelcourse.grading.scoring import LINE_LIMIT, Result
+    from kernelcourse.grading.checking.scoring import LINE_LIMIT, Result
 
     q = QUESTIONS[qid]
     for d in q.diagnoses:

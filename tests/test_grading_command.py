@@ -193,7 +193,7 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
     import kernelcourse.grading.grader as grader
     import kernelcourse.grading.intake.notebooks as intake
     import kernelcourse.grading.sealed.pool as pool
-    import kernelcourse.grading.scoring as scoring
+    import kernelcourse.grading.checking.scoring as scoring
     import kernelcourse.grading.model.transport as transport
     # the parent's side: the run, the worker's handle that reads its replies, intake, scoring
     for module in (grader, pool, intake, scoring, transport):

@@ -10,7 +10,7 @@ import pytest
 from kernelcourse.grading import (Case, Diagnosis, Property, Question, check, evaluate,
                                   format_value, get_question, reset_session, session_points,
                                   values_match)
-from kernelcourse.grading import session
+from kernelcourse.grading.checking import session
 from kernelcourse.grading.sealed.running import QuestionTimeout, time_limit
 from kernelcourse.grading.model import transport
 from kernelcourse.grading.questions import all_questions

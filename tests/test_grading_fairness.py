@@ -178,7 +178,7 @@ def test_row_source_counts_the_rows_still_held_at_each_read():
 
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
     from kernelcourse.grading.sealed import answer
-    from kernelcourse.grading.scoring import score
+    from kernelcourse.grading.checking.scoring import score
 
     q = _toy_chunked()
     assert evaluate(q, q.reference, 0).status == "passed"

@@ -424,7 +424,7 @@ def test_planted_copies_are_found_and_independent_answers_are_not():
 
 def test_every_independent_answer_is_right():
     """The independent answers above are real answers: each passes the question."""
-    from kernelcourse.grading.scoring import evaluate
+    from kernelcourse.grading.checking.scoring import evaluate
 
     for source in [ORIGINAL, COPY, *INDEPENDENT]:
         space: dict = {}

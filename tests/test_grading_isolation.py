@@ -484,7 +484,7 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     from kernelcourse.grading import get_question
     from kernelcourse.grading.sealed import submission
     from kernelcourse.grading.model import transport
-    from kernelcourse.grading.scoring import score
+    from kernelcourse.grading.checking.scoring import score
 
     q = get_question("ex2.q1")
     cases = q.make_cases(7)

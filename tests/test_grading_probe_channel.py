@@ -13,7 +13,7 @@ import kernelcourse.grading.intake.notebooks  # noqa: F401 - imported before an 
 
 from kernelcourse.grading import get_question
 from kernelcourse.grading.model.probes import RowSource
-from kernelcourse.grading.scoring import score
+from kernelcourse.grading.checking.scoring import score
 from kernelcourse.grading.sealed import submission
 from kernelcourse.grading.model import transport
 from kernelcourse.grading.sealed.rowserver import RemoteRows, serve_probes

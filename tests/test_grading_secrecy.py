@@ -100,7 +100,7 @@ def test_check_and_its_verdict_name_no_seed_and_a_drawn_case_is_printed_without_
     out = capsys.readouterr().out
     assert "seed" not in out.lower()
     # a drawn case of the latest check, printed in full by its number alone
-    from kernelcourse.grading.scoring import _LAST_CASES
+    from kernelcourse.grading.checking.scoring import _LAST_CASES
 
     cases = _LAST_CASES["l1.cp1"]
     number = next(i for i, c in enumerate(cases, 1) if not c.fixed)

@@ -38,7 +38,7 @@ from kernelcourse.grading.audit.engine import (  # noqa: E402
     ticks_of)
 from kernelcourse.grading.model.compare import values_match  # noqa: E402
 from kernelcourse.grading.relations import relation_holds  # noqa: E402
-from kernelcourse.grading.scoring import score  # noqa: E402
+from kernelcourse.grading.checking.scoring import score  # noqa: E402
 from kernelcourse.grading.model import transport  # noqa: E402
 from kernelcourse.grading.sealed.running import run_answer  # noqa: E402
 

@@ -10,8 +10,8 @@ from .model import (Case, Constraint, Diagnosis, Property, Question, choice_diag
                     choice_parts, fixed_draw, format_value, inputs_unchanged, modified_input,
                     values_match)
 from .sealed.running import run_answer
-from .scoring import Result, case_inputs, credit, evaluate, score
-from .session import check, hint, reset_session, session_points
+from .checking.scoring import Result, case_inputs, credit, evaluate, score
+from .checking.session import check, hint, reset_session, session_points
 from .questions import all_questions, get_question
 
 __all__ = [

@@ -23,7 +23,7 @@ from pathlib import Path
 from .assignment import _selected
 from .intake.notebooks import clean_text
 from .questions import all_questions
-from .scoring import _fmt
+from .checking.scoring import _fmt
 
 __all__ = ["Submission", "write_gradebook", "summary_table"]
 

@@ -35,7 +35,7 @@
    answer in a child process forked for it alone and returns only plain
    data as JSON, bounded in size and depth; the parent computes the expected
    values with the package's reference and compares
-   (:func:`kernelcourse.grading.scoring.score`). Nothing the worker sends is
+   (:func:`kernelcourse.grading.checking.scoring.score`). Nothing the worker sends is
    unpickled or executed. An answer that uses the course's reference (read
    in its source, or caught by a tripwire as it runs) scores 0 for it.
 4. **Failures cost their own points.** An answer that exits, crashes, loops or
@@ -84,7 +84,7 @@ from .handback.history import archive, book_files, file_key, load_rows, merge, s
 from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
-from .scoring import LINE_LIMIT, Result, _fmt, score
+from .checking.scoring import LINE_LIMIT, Result, _fmt, score
 from .model.shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",

@@ -1,6 +1,6 @@
 """The verdict table: every diagnosis of a question run as an answer under many seeds.
 
-A verdict must not depend on luck (:func:`~kernelcourse.grading.scoring.credit`): an answer
+A verdict must not depend on luck (:func:`~kernelcourse.grading.checking.scoring.credit`): an answer
 with a named mistake fails a fixed case, so it earns the same points in every seed, and it is
 named by its own diagnosis. :func:`mistake_verdicts` runs one question's mistakes;
 :func:`verdict_table` writes the table of a set (``tools/verdict_table.py ex1`` prints it), one
@@ -49,7 +49,7 @@ def mistake_verdict(question, diagnosis, results) -> MistakeVerdict:
 
 def mistake_verdicts(question, seeds=range(20)) -> list[MistakeVerdict]:
     """Every diagnosis's ``mistake`` graded as the answer under each seed."""
-    from .scoring import evaluate
+    from .checking.scoring import evaluate
 
     return [mistake_verdict(question, diagnosis,
                             [evaluate(question, diagnosis.mistake, seed, detect_shortcuts=False)

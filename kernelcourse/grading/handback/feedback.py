@@ -28,7 +28,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from ..intake.notebooks import clean_text
-from ..scoring import mistake_heading
+from ..checking.scoring import mistake_heading
 from .outcomes import outcome, timeout_text
 
 __all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
@@ -93,7 +93,7 @@ def cases_text(row, qid: str) -> str:
 
 
 def feedback_record(result) -> dict:
-    """The plain fields of a :class:`~kernelcourse.grading.scoring.Result` a page needs."""
+    """The plain fields of a :class:`~kernelcourse.grading.checking.scoring.Result` a page needs."""
     q = result.question
     diagnosis = result.diagnosis
     return {"status": result.status, "points": round(float(result.points), 4),

@@ -40,7 +40,7 @@ The parts:
     ``fixed_cases()`` the cases graded in every run whatever the seed, before
     the drawn ones (each marked ``Case.fixed``; ``fixed_draw(cases, seed,
     extra=...)`` builds them from one constant draw plus edge cases written
-    out). **Partial credit** (:func:`~kernelcourse.grading.scoring.credit`):
+    out). **Partial credit** (:func:`~kernelcourse.grading.checking.scoring.credit`):
     the points are split evenly over the fixed cases, and an answer earns the
     share of each fixed case it passes; the drawn cases can only find more: an
     answer that passes every fixed case but fails a drawn one earns the share
@@ -118,7 +118,7 @@ a word; only a very long failure description is shortened, after a word.
 ``tests/test_grading_questions.py`` sweeps every registered question: its
 reference scores full marks, a stub is "not attempted", each diagnosis fires
 on its own ``mistake`` and none on the reference's answer, and the cases are
-plain data that depend on the seed. :func:`~kernelcourse.grading.scoring.evaluate` runs one
+plain data that depend on the seed. :func:`~kernelcourse.grading.checking.scoring.evaluate` runs one
 check without printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
 
 Fair to honest answers: an honest form of the type asked counts as that type

