@@ -976,7 +976,7 @@ def test_parallel_and_serial_gradebooks_agree(small_runs):
         book = json.loads((out / "gradebook.json").read_text())
         for s in book["submissions"]:
             s.pop("seconds")
-            s.pop("graded_at")  # the time each row was graded (kernelcourse.grading.handback.history)
+            s.pop("graded_at")  # the time each row was graded (kernelcourse.grading.gradebook.history)
         with open(out / "gradebook.csv", newline="") as f:
             rows = list(csv.reader(f))
         at = rows[0].index("seconds")

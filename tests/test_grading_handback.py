@@ -27,8 +27,8 @@ from kernelcourse.grading import questions as registry_module
 from kernelcourse.grading.handback.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
                                           gradescope_results, moodle_csv)
 from kernelcourse.grading.handback.feedback import page_html, page_markdown, page_name, write_feedback
-from kernelcourse.grading.gradebook import Submission, write_gradebook
-from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
+from kernelcourse.grading.gradebook.book import Submission, write_gradebook
+from kernelcourse.grading.gradebook.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.handback.report import class_report, report_html
 from kernelcourse.grading.handback.roster import Roster, Student, match, read_roster
@@ -88,7 +88,7 @@ def test_question_hash_is_stable_and_changes_with_the_definition():
 def test_every_question_hash_is_the_same_in_another_interpreter():
     """A hash must not hold a memory address: ex5.q9's and ex6.q9's diagnoses run given code
     compiled from text (no source file), whose repr changed with every run."""
-    code = ("import json; from kernelcourse.grading.handback.history import question_hash; "
+    code = ("import json; from kernelcourse.grading.gradebook.history import question_hash; "
             "from kernelcourse.grading.questions import all_questions, get_question; "
             "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
     # one other interpreter, compared with this one (two others compared with each other and
@@ -864,7 +864,7 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
     can reproduce the failing case; a case whose label states its inputs needs no more."""
     from kernelcourse.grading import evaluate
     from kernelcourse.grading.grader import grade_notebook
-    from kernelcourse.grading.handback.feedback import feedback_record
+    from kernelcourse.grading.gradebook.book import feedback_record
 
     q5 = REG["ex1.q5"]
     wrong = evaluate(q5, lambda X, Z=None, gamma=1.0: np.zeros((len(X), len(X if Z is None else Z))),
@@ -909,7 +909,7 @@ def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_pa
 
 
 def test_update_on_a_hand_edited_gradebook_names_the_row_and_the_field(tmp_path):
-    from kernelcourse.grading.handback.history import load_rows
+    from kernelcourse.grading.gradebook.history import load_rows
 
     files = book_files(tmp_path, "ex1")
     write_gradebook([_row("a.ipynb", PASS5, PASS6), _row("b.ipynb", FAIL5, PART6)], tmp_path, 7,

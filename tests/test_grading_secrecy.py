@@ -69,8 +69,8 @@ def test_the_key_file_is_made_once_for_its_owner_only_and_refused_when_others_re
 
 
 def test_an_update_replaces_only_the_regraded_questions_draws(tmp_path):
-    from kernelcourse.grading.gradebook import Submission
-    from kernelcourse.grading.handback.history import merge
+    from kernelcourse.grading.gradebook.book import Submission
+    from kernelcourse.grading.gradebook.history import merge
 
     def row(token, seed=None):
         r = Submission(file=str(tmp_path / "a.ipynb"), possible=4.0, seed=seed)

@@ -11,7 +11,7 @@
    wins. Nothing else in the notebook matters. A file that cannot be read or
    parsed (nested too deep, a number too long) is reported in its own row
    while the run goes on.
-2. **The assignment** (:mod:`kernelcourse.grading.assignment`) is fixed for
+2. **The assignment** (:mod:`kernelcourse.grading.gradebook.assignment`) is fixed for
    the whole run: the sets or ids given with ``--questions``, or else the one
    exercise set most submissions answer (each submission counts for the set
    most of its answer cells belong to). Every submission is graded on the same
@@ -42,7 +42,7 @@
    runs out of memory costs that question only; a worker that stops
    answering is killed and a fresh one takes the next question; a submission
    that overruns its own time limit keeps what it earned.
-5. **Output** (:mod:`kernelcourse.grading.gradebook`). Submissions are graded
+5. **Output** (:mod:`kernelcourse.grading.gradebook.book`). Submissions are graded
    side by side (``--jobs``); the gradebook rows keep the order of the files,
    so a parallel run's gradebook equals the serial one but for the timings.
    ``gradebook.csv`` and ``gradebook.json`` are rewritten atomically after
@@ -72,15 +72,14 @@ from pathlib import Path
 
 from .model import transport
 from .draws import load_secret, new_secret, new_token, question_seed, secret_file
-from .assignment import _main_set, _selected, choose_assignment
-from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
+from .gradebook.assignment import _main_set, _selected, choose_assignment
+from .gradebook.book import (Submission, feedback_record, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
                         _short_names, summary_table, write_gradebook)
 from .intake.notebooks import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
                      _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
                      bounded_json, cell_problem, clean_text, find_notebooks, python_source,
                      read_notebook, read_submission, static_source)
-from .handback.feedback import feedback_record
-from .handback.history import archive, book_files, file_key, load_rows, merge, stamp
+from .gradebook.history import archive, book_files, file_key, load_rows, merge, stamp
 from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
 from .questions import all_questions
 from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
@@ -188,7 +187,7 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
     ``pool``: the job's :class:`WorkerPool` (reset for this submission), or None for a worker
     of its own. The cases come from ``seed`` when given, else from ``secret`` and the draw
     token ``draw`` (a fresh one for this attempt when None); ``replay`` maps a file (as
-    :func:`~kernelcourse.grading.handback.history.file_key` writes it) to the draws its
+    :func:`~kernelcourse.grading.gradebook.history.file_key` writes it) to the draws its
     gradebook row records, which are replayed."""
     start = time.monotonic()
     row = Submission(file=str(intake.path), sha256=intake.sha256)
@@ -356,7 +355,7 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     ``assignment_name`` names the files (``gradebook-NAME.csv``...). A run into a folder
     holding that gradebook copies the old rows into the history first; with ``update`` the
     rows graded now (their questions ``selection``) are merged into it instead, each replaced
-    row kept in the history (:mod:`kernelcourse.grading.handback.history`).
+    row kept in the history (:mod:`kernelcourse.grading.gradebook.history`).
 
     The cases: with ``seed``, from that seed for every submission; else from the instructor's
     secret (``secret`` bytes, or the key file ``secret_file``, by default
@@ -423,7 +422,7 @@ def _resolve_secret(output, options: dict) -> str | None:
 def _recorded_draws(path) -> dict:
     """``{file: {question id: {"draw": token} or {"seed": s}}}`` from the gradebook JSON at
     ``path`` (each row's ``cases``), to replay it."""
-    from .handback.history import load_book
+    from .gradebook.history import load_book
 
     book = load_book(Path(path))
     out = {}

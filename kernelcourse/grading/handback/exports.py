@@ -290,7 +290,7 @@ def gradescope_results(row, registry, seconds: float) -> dict:
 def not_graded_results(selection, registry, why: str) -> dict:
     """``results.json`` when nothing could be graded: every test says so in its name and its
     output (and ``extra_data``), so no one takes the zeros for a verdict."""
-    from ..assignment import _selected
+    from ..gradebook.assignment import _selected
 
     line = (f"NOT GRADED: {why}. This is no verdict on your work: your submission is kept, "
             f"and your instructor sees this line on every result.")

@@ -205,7 +205,7 @@ def load_rows(files: dict):
     """The rows of an existing gradebook as :class:`Submission` objects, and its assignment;
     a clear ValueError for a gradebook that is not one (a row without ``file``, a field of
     the wrong type)."""
-    from ..gradebook import Submission
+    from .book import Submission
 
     path = files["json"]
     book = load_book(path)
