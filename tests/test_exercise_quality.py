@@ -20,8 +20,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelcourse.grading.catalog import formula_printed, kinds_table
-from kernelcourse.grading.pipeline import BEGIN, END, STUB, _uncomment
+from kernelcourse.grading.command.catalog import formula_printed, kinds_table
+from kernelcourse.grading.command.pipeline import BEGIN, END, STUB, _uncomment
 from kernelcourse.grading.questions import all_questions
 
 ROOT = Path(__file__).resolve().parents[1]

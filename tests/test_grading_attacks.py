@@ -98,7 +98,7 @@ def version_3(nb: dict) -> dict:
 def seed_table_answer(seed: int) -> str:
     """ex1.q5 answered by a table of the reference's outputs for the cases of ``seed``."""
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.grader import _question_seed
+    from kernelcourse.grading.command.grader import _question_seed
 
     q = get_question("ex1.q5")
     table = {}
@@ -1064,14 +1064,14 @@ def test_names_cut_to_their_bound_still_find_the_shortcut():
 
 
 def test_read_submission_refuses_a_fifo_without_blocking(tmp_path):
-    from kernelcourse.grading.grader import NotebookError, read_submission
+    from kernelcourse.grading.command.grader import NotebookError, read_submission
     os.mkfifo(tmp_path / "x.ipynb")
     with pytest.raises(NotebookError, match="a FIFO"):
         read_submission(tmp_path / "x.ipynb", 1 << 20)
 
 
 def test_clean_text_escapes_control_characters():
-    from kernelcourse.grading.grader import clean_text
+    from kernelcourse.grading.command.grader import clean_text
     assert clean_text("a\x1b[31mb\r\nc\u202ed") == "a\\x1b[31mb\\x0d\\x0ac\\u202ed"
     assert clean_text("x" * 50, limit=10) == "xxxxxxx..."
     assert "\n" not in clean_text("\n" * 5000)

@@ -16,7 +16,7 @@ from kernelcourse.grading import (Case, Diagnosis, Question, evaluate, get_quest
                                   inputs_unchanged, modified_input, reset_session)
 from kernelcourse.grading.model import transport
 from kernelcourse.grading.model.compare import conform_shape, dtype_tolerance, values_match
-from kernelcourse.grading.pipeline import student_source
+from kernelcourse.grading.command.pipeline import student_source
 from kernelcourse.grading.model.probes import RowSource, formed_more_rows_than, rows_at_most
 
 

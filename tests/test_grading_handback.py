@@ -449,7 +449,7 @@ def own_folder(tmp_path, monkeypatch):
 
 def test_questions_from_a_folder_are_registered_checked_and_hashed(own_folder, capsys):
     from kernelcourse.grading import check, reset_session
-    from kernelcourse.grading.selftest import check_question
+    from kernelcourse.grading.command.selftest import check_question
 
     assert "my1.q1" not in all_questions()
     registry_module.use_questions_from(own_folder)
@@ -490,7 +490,7 @@ def test_a_broken_question_file_is_reported_not_fatal(own_folder):
 def test_a_question_with_problems_is_told_what_to_fix():
     import dataclasses
 
-    from kernelcourse.grading.selftest import check_question
+    from kernelcourse.grading.command.selftest import check_question
 
     q = REG["ex1.q5"]
     from kernelcourse.grading import Property
@@ -654,7 +654,7 @@ def test_an_answer_cannot_read_or_call_the_instructors_reference(tmp_path):
 
 
 def test_update_needs_an_existing_gradebook(tmp_path):
-    from kernelcourse.grading.grader import grade_paths
+    from kernelcourse.grading.command.grader import grade_paths
 
     with pytest.raises(ValueError, match="no gradebook .*gradebook-ex9.json to update"):
         grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
@@ -863,7 +863,7 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
     them), the grader's feedback record carries them, and both pages show them, so a student
     can reproduce the failing case; a case whose label states its inputs needs no more."""
     from kernelcourse.grading import evaluate
-    from kernelcourse.grading.grader import grade_notebook
+    from kernelcourse.grading.command.grader import grade_notebook
     from kernelcourse.grading.gradebook.book import feedback_record
 
     q5 = REG["ex1.q5"]

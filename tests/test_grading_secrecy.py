@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import questions as registry_module
-from kernelcourse.grading.draws import load_secret, new_token, question_seed, secret_file
+from kernelcourse.grading.command.draws import load_secret, new_token, question_seed, secret_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "exercises" / "source" / "01_feature_expansions_and_the_kernel_trick.ipynb"

@@ -225,13 +225,13 @@ def build_gradescope(output, selection, *, seed=None, questions_from=None,
                      package_root=None, secret_file=None) -> Path:
     """Write the Gradescope autograder zip to ``output``: ``setup.sh``, ``run_autograder``,
     ``config.json`` (the questions and the grading secret, read from the key file
-    ``secret_file``, by default :data:`~kernelcourse.grading.draws.SECRET_NAME` beside the zip,
+    ``secret_file``, by default :data:`~kernelcourse.grading.command.draws.SECRET_NAME` beside the zip,
     made once when missing), the package's source under ``package/`` and the instructors'
     question files under ``questions/``. Each submission draws its cases from the secret and
     a token of its own (Gradescope's submission id), so a resubmission draws new ones.
     ``seed`` (for trying the autograder) puts that seed in place of the secret: every
     submission is then graded on the same cases."""
-    from ..draws import load_secret, secret_file as key_file
+    from ..command.draws import load_secret, secret_file as key_file
 
     output = Path(output)
     root = Path(package_root) if package_root else Path(__file__).resolve().parents[3]
@@ -306,7 +306,7 @@ def run_gradescope(root=None) -> dict:
     """What ``run_autograder`` does: grade ``ROOT/submission`` and write
     ``ROOT/results/results.json`` (``ROOT`` is ``/autograder`` unless
     ``KERNELCOURSE_AUTOGRADER_ROOT`` or ``root`` says otherwise)."""
-    from ..grader import grade_paths
+    from ..command.grader import grade_paths
     from ..questions import all_questions, use_questions_from
 
     start = time.monotonic()
@@ -352,7 +352,7 @@ def _attempt_token(root: Path) -> str:
     """This attempt's draw token: ``gradescope-<submission id>`` from Gradescope's
     ``submission_metadata.json`` (each submission, a resubmission too, has its own id), else a
     fresh random one."""
-    from ..draws import new_token
+    from ..command.draws import new_token
 
     try:
         meta = json.loads((root / "submission_metadata.json").read_text())

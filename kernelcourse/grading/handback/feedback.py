@@ -6,7 +6,7 @@ first failing case (its inputs, the expected and the actual values, abridged), t
 misconception when a diagnosis matched, and the question's hint; it says which cases each
 question was graded on (its fixed cases, the same in every run, and how many drawn for this
 submission alone) and never how they were drawn: no seed, no draw token (they stay in the
-instructor's gradebook, :mod:`kernelcourse.grading.draws`). No reference code appears: only
+instructor's gradebook, :mod:`kernelcourse.grading.command.draws`). No reference code appears: only
 what the gradebook row holds (:func:`~kernelcourse.grading.gradebook.book.feedback_record`
 keeps, per question, the verdict's plain fields). Every text that came from outside (file names, roster names, error messages,
 returned values) is escaped: for HTML in the HTML pages; for Markdown *and* HTML in the

@@ -1,7 +1,7 @@
 """The sealed runner: the only code of the grading command that runs submitted code.
 
 ``kernelcourse grade`` reads submissions and judges answers in the grader's own process
-(:mod:`kernelcourse.grading.grader`, :mod:`~kernelcourse.grading.intake.notebooks`,
+(:mod:`kernelcourse.grading.command.grader`, :mod:`~kernelcourse.grading.intake.notebooks`,
 :mod:`~kernelcourse.grading.checking.scoring`); everything that starts, holds or talks to a process
 running an answer lives here:
 

@@ -28,7 +28,7 @@
    own (a private scratch folder), that ends with the submission and takes
    every process it left with it. For each question the
    parent draws the cases (from the instructor's secret and a fresh draw token
-   per submission and attempt, :mod:`kernelcourse.grading.draws`, the token
+   per submission and attempt, :mod:`kernelcourse.grading.command.draws`, the token
    recorded in the gradebook; or, with ``--seed``, from that seed, the same
    for every submission) and sends the answer cell's source (as IPython would run it),
    the inputs and the names the question forbids; the worker runs that one
@@ -70,21 +70,22 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .model import transport
+from ..checking.scoring import LINE_LIMIT, Result, _fmt, score
+from ..gradebook.assignment import _main_set, _selected, choose_assignment
+from ..gradebook.book import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
+                              _short_names, feedback_record, summary_table, write_gradebook)
+from ..gradebook.history import archive, book_files, file_key, load_rows, merge, stamp
+from ..intake.notebooks import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE,
+                                NotebookError, _cell_source, _file_kind, _Intake, _json_depth,
+                                _read, answer_cells, bounded_json, cell_problem, clean_text,
+                                find_notebooks, python_source, read_notebook, read_submission,
+                                static_source)
+from ..model import transport
+from ..model.shortcuts import static_uses
+from ..questions import all_questions
+from ..sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
+from ..sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
 from .draws import load_secret, new_secret, new_token, question_seed, secret_file
-from .gradebook.assignment import _main_set, _selected, choose_assignment
-from .gradebook.book import (Submission, feedback_record, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
-                        _short_names, summary_table, write_gradebook)
-from .intake.notebooks import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
-                     _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
-                     bounded_json, cell_problem, clean_text, find_notebooks, python_source,
-                     read_notebook, read_submission, static_source)
-from .gradebook.history import archive, book_files, file_key, load_rows, merge, stamp
-from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
-from .questions import all_questions
-from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
-from .checking.scoring import LINE_LIMIT, Result, _fmt, score
-from .model.shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
@@ -359,7 +360,7 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
 
     The cases: with ``seed``, from that seed for every submission; else from the instructor's
     secret (``secret`` bytes, or the key file ``secret_file``, by default
-    :data:`~kernelcourse.grading.draws.SECRET_NAME` in ``output``, made once when missing) and
+    :data:`~kernelcourse.grading.command.draws.SECRET_NAME` in ``output``, made once when missing) and
     a fresh draw token per submission (``draw`` replays a recorded one). An update is a new
     attempt: it draws anew.
     """
@@ -422,7 +423,7 @@ def _resolve_secret(output, options: dict) -> str | None:
 def _recorded_draws(path) -> dict:
     """``{file: {question id: {"draw": token} or {"seed": s}}}`` from the gradebook JSON at
     ``path`` (each row's ``cases``), to replay it."""
-    from .gradebook.history import load_book
+    from ..gradebook.history import load_book
 
     book = load_book(Path(path))
     out = {}

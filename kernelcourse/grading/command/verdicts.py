@@ -49,7 +49,7 @@ def mistake_verdict(question, diagnosis, results) -> MistakeVerdict:
 
 def mistake_verdicts(question, seeds=range(20)) -> list[MistakeVerdict]:
     """Every diagnosis's ``mistake`` graded as the answer under each seed."""
-    from .checking.scoring import evaluate
+    from ..checking.scoring import evaluate
 
     return [mistake_verdict(question, diagnosis,
                             [evaluate(question, diagnosis.mistake, seed, detect_shortcuts=False)
@@ -66,7 +66,7 @@ def _points(values) -> str:
 
 def verdict_table(set_names, seeds=range(20)) -> str:
     """The table of every question of the sets named (``["ex1", "l1"]``), as text."""
-    from .questions import all_questions
+    from ..questions import all_questions
 
     seeds = list(seeds)
     lines = [f"every diagnosis's mistake graded as the answer under {len(seeds)} seeds "
