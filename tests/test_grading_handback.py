@@ -602,7 +602,7 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
         names = z.namelist()
         assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root
         assert z.getinfo("run_autograder").external_attr >> 16 & 0o111
-        assert "package/kernelcourse/grading/grader.py" in names
+        assert "package/kernelcourse/grading/command/grader.py" in names
     from kernelcourse.grading.handback.exports import unpack_for_test
 
     root = unpack_for_test(zip_path, tmp_path / "autograder")
