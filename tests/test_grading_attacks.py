@@ -1033,7 +1033,7 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
     module name once cost seconds, 200,000 characters minutes): the work is counted, not
     timed. A cell with a dotted name longer than Python's parser reads in linear time is not
     graded at all (``cell_problem``)."""
-    from kernelcourse.grading.intake import notebooks as intake
+    import kernelcourse.grading.intake.notebooks as intake
     from kernelcourse.grading.model import shortcuts
     walked = []
     real_walk = shortcuts._walk
