@@ -119,7 +119,8 @@ a word; only a very long failure description is shortened, after a word.
 reference scores full marks, a stub is "not attempted", each diagnosis fires
 on its own ``mistake`` and none on the reference's answer, and the cases are
 plain data that depend on the seed. :func:`~kernelcourse.grading.checking.scoring.evaluate` runs one
-check without printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
+check without printing (``evaluate(question, function, seed)`` returns a
+:class:`~kernelcourse.grading.checking.scoring.Result`).
 
 Fair to honest answers: an honest form of the type asked counts as that type
 (:func:`~kernelcourse.grading.model.compare.values_match`): where a bool is asked, a ``numpy.bool_``
@@ -137,7 +138,8 @@ through :mod:`kernelcourse.grading.model.transport` before it is compared, both 
 and in the grading command (which runs answers in a worker process and compares
 in the parent), so both give the same verdict.
 
-This room is the bottom floor of ``grading/``: its modules import no other room. The parts:
+Of ``grading/``'s other rooms this one imports only the question registry (which finds the
+question modules by itself); the rooms above stand on it. The parts:
 :mod:`~kernelcourse.grading.model.question` (``Question``, ``Case``, ``Diagnosis``,
 ``Property``), :mod:`~kernelcourse.grading.model.compare` (``values_match``,
 ``format_value``), :mod:`~kernelcourse.grading.model.probes` (inputs that watch how an answer
