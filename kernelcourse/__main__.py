@@ -10,9 +10,9 @@
 
 ``grade`` scores notebooks (files or folders of them), each in a fresh worker
 sealed in a sandbox, and writes ``gradebook.csv`` and ``gradebook.json`` (see
-:mod:`kernelcourse.grading.grader` and :mod:`kernelcourse.grading.sealed.sandbox`). ``exercises build`` writes the
+:mod:`kernelcourse.grading.command.grader` and :mod:`kernelcourse.grading.sealed.sandbox`). ``exercises build`` writes the
 student version of each exercise source notebook (see
-:mod:`kernelcourse.grading.pipeline`).
+:mod:`kernelcourse.grading.command.pipeline`).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import sys
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .grading.grader import DEFAULTS
+    from .grading.command.grader import DEFAULTS
 
     parser = argparse.ArgumentParser(prog="kernelcourse", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -175,7 +175,7 @@ def _audit(selection) -> int:
 
 
 def _grade(args) -> int:
-    from .grading.grader import clean_text, grade_paths, summary_table
+    from .grading.command.grader import clean_text, grade_paths, summary_table
     from .grading.sealed.sandbox import SandboxUnavailable, probe
 
     from .grading.questions import use_questions_from
@@ -190,7 +190,7 @@ def _grade(args) -> int:
         return _audit(args.audit_questions)
     if args.list_questions:
         if args.kinds:
-            from .grading.catalog import kinds_table
+            from .grading.command.catalog import kinds_table
             print(kinds_table())
             return 0
         print(_question_list())
@@ -266,7 +266,7 @@ def _grade(args) -> int:
 
 def _questions(args) -> int:
     from .grading import questions as registry
-    from .grading.selftest import check_question
+    from .grading.command.selftest import check_question
 
     before = set(registry.all_questions())
     for folder in args.questions_from:
@@ -343,7 +343,7 @@ def _question_list() -> str:
 
 
 def _exercises(args) -> int:
-    from .grading import pipeline
+    from .grading.command import pipeline
 
     if args.check:
         stale = pipeline.stale_notebooks(args.sources or None)

@@ -20,8 +20,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelcourse.grading.catalog import formula_printed, kinds_table
-from kernelcourse.grading.pipeline import BEGIN, END, STUB, _uncomment
+from kernelcourse.grading.command.catalog import formula_printed, kinds_table
+from kernelcourse.grading.command.pipeline import BEGIN, END, STUB, _uncomment
 from kernelcourse.grading.questions import all_questions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -238,8 +238,8 @@ def test_every_question_has_three_diagnoses(qid):
 def test_the_diagnosis_is_never_cut(qid):
     """However long the failing case, the verdict keeps the diagnosis whole, in check() and in
     the gradebook (which escapes and bounds the line)."""
-    from kernelcourse.grading.intake import clean_text
-    from kernelcourse.grading.scoring import LINE_LIMIT, Result
+    from kernelcourse.grading.intake.notebooks import clean_text
+    from kernelcourse.grading.checking.scoring import LINE_LIMIT, Result
 
     q = QUESTIONS[qid]
     for d in q.diagnoses:

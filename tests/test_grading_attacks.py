@@ -98,7 +98,7 @@ def version_3(nb: dict) -> dict:
 def seed_table_answer(seed: int) -> str:
     """ex1.q5 answered by a table of the reference's outputs for the cases of ``seed``."""
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.grader import _question_seed
+    from kernelcourse.grading.command.grader import _question_seed
 
     q = get_question("ex1.q5")
     table = {}
@@ -168,12 +168,12 @@ def attacks(paths: dict) -> dict:
     a["replace_sys_modules"] = (notebook(q1="""
         import sys, types
         import numpy as np
-        fake = types.ModuleType("kernelcourse.grading.core")
+        fake = types.ModuleType("kernelcourse.grading.model")
         fake.run_answer = lambda func, cases, seconds: [{"kind": "value", "value": 0}] * 99
         for name in list(sys.modules):
             if name.startswith("kernelcourse.grading"):
                 sys.modules[name] = fake
-        import kernelcourse.grading.core as core
+        import kernelcourse.grading.model as core
         core.score = lambda *a, **k: None
 
         def all_subsets_features(X):
@@ -423,12 +423,12 @@ def attacks(paths: dict) -> dict:
         shortcut = getattr(fresh, "all_" + "subsets_map")
         """)), FULL - 3, {"ex1.q1": "0/3 points"})
     a["ctypes_exec_after_rebinding_the_seal"] = (notebook(q2=q2_only_if_it_fails(
-        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import kernelcourse.grading.model.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
         "argv = (ctypes.c_char_p * 2)(b'/bin/true', None)\n"
         "assert libc.execv(b'/bin/true', argv) == 0")), FULL, {"ex1.q2": full})
     a["ctypes_ipc_that_outlives_the_answer"] = (notebook(q2=q2_only_if_it_fails(
-        "import kernelcourse.grading.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
+        "import kernelcourse.grading.model.shortcuts as seal\nseal._BLOCKED_EVENTS = ()\n"
         "import ctypes\nlibc = ctypes.CDLL(None)\n"
         "assert libc.shmget(0, 1 << 20, 0o1600) != -1")), FULL, {"ex1.q2": full})
     a["grader_questions_module"] = (notebook(q5="""
@@ -976,7 +976,7 @@ def test_parallel_and_serial_gradebooks_agree(small_runs):
         book = json.loads((out / "gradebook.json").read_text())
         for s in book["submissions"]:
             s.pop("seconds")
-            s.pop("graded_at")  # the time each row was graded (kernelcourse.grading.handback.history)
+            s.pop("graded_at")  # the time each row was graded (kernelcourse.grading.gradebook.history)
         with open(out / "gradebook.csv", newline="") as f:
             rows = list(csv.reader(f))
         at = rows[0].index("seconds")
@@ -997,7 +997,7 @@ def test_parallel_and_serial_gradebooks_agree(small_runs):
     "import kernelcourse.features\nf = kernelcourse.features\nf.all_subsets_map(X)",
 ])
 def test_static_uses_finds_every_spelling(source):
-    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    from kernelcourse.grading.model.shortcuts import forbidden_objects, static_uses
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     assert static_uses(source, forbidden) == ["kernelcourse.features.all_subsets_map"]
 
@@ -1011,7 +1011,7 @@ def test_static_uses_finds_every_spelling(source):
     "(((((",
 ])
 def test_static_uses_raises_no_false_alarm(source):
-    from kernelcourse.grading.shortcuts import forbidden_objects, static_uses
+    from kernelcourse.grading.model.shortcuts import forbidden_objects, static_uses
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     assert static_uses(source, forbidden) == []
 
@@ -1033,7 +1033,8 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
     module name once cost seconds, 200,000 characters minutes): the work is counted, not
     timed. A cell with a dotted name longer than Python's parser reads in linear time is not
     graded at all (``cell_problem``)."""
-    from kernelcourse.grading import intake, shortcuts
+    import kernelcourse.grading.intake.notebooks as intake
+    from kernelcourse.grading.model import shortcuts
     walked = []
     real_walk = shortcuts._walk
     monkeypatch.setattr(shortcuts, "_walk", lambda name, cache=None: (
@@ -1052,7 +1053,7 @@ def test_the_static_check_reads_any_name_in_bounded_steps(source, monkeypatch):
 
 
 def test_names_cut_to_their_bound_still_find_the_shortcut():
-    from kernelcourse.grading.shortcuts import (MAX_NAME_CHARS, _bounded, forbidden_objects,
+    from kernelcourse.grading.model.shortcuts import (MAX_NAME_CHARS, _bounded, forbidden_objects,
                                                 static_uses)
     forbidden = forbidden_objects(["kernelcourse.features.all_subsets_map"])
     tail = ".x" * 500  # past the bound (a chain much deeper: Python's ast refuses it)
@@ -1063,14 +1064,14 @@ def test_names_cut_to_their_bound_still_find_the_shortcut():
 
 
 def test_read_submission_refuses_a_fifo_without_blocking(tmp_path):
-    from kernelcourse.grading.grader import NotebookError, read_submission
+    from kernelcourse.grading.command.grader import NotebookError, read_submission
     os.mkfifo(tmp_path / "x.ipynb")
     with pytest.raises(NotebookError, match="a FIFO"):
         read_submission(tmp_path / "x.ipynb", 1 << 20)
 
 
 def test_clean_text_escapes_control_characters():
-    from kernelcourse.grading.grader import clean_text
+    from kernelcourse.grading.command.grader import clean_text
     assert clean_text("a\x1b[31mb\r\nc\u202ed") == "a\\x1b[31mb\\x0d\\x0ac\\u202ed"
     assert clean_text("x" * 50, limit=10) == "xxxxxxx..."
     assert "\n" not in clean_text("\n" * 5000)
@@ -1082,7 +1083,7 @@ def test_clean_text_escapes_control_characters():
 
 
 def test_answer_cells_are_found_as_ipython_sees_them():
-    from kernelcourse.grading.intake import answer_cells, python_source, read_notebook
+    from kernelcourse.grading.intake.notebooks import answer_cells, python_source, read_notebook
     cells = ["\ufeff# ANSWER a\r\nx = 1\r\n", "\n  \n#ANSWER   b  \nx = 2\n",
              "# ANSWERc\nx = 3\n", "x = 4\n# ANSWER d\n"]
     nb = {"cells": [{"cell_type": "code", "source": c} for c in cells]}
@@ -1094,7 +1095,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
     assert python_source("_t = %timeit -o f()\n_ = %time f()\nfiles = !ls\n") == (
         "_t = get_ipython().run_line_magic('timeit', '-o f()')\n"
         "_ = get_ipython().run_line_magic('time', 'f()')\nfiles = get_ipython().getoutput('ls')\n")
-    from kernelcourse.grading.intake import static_source
+    from kernelcourse.grading.intake.notebooks import static_source
     assert static_source("_t = %timeit -o f()\nprint('a=%d' % 1)\n") == \
         "_t = None\nprint('a=%d' % 1)\n"
     v3 = {"nbformat": 3, "worksheets": [{"cells": [
@@ -1104,7 +1105,7 @@ def test_answer_cells_are_found_as_ipython_sees_them():
 
 
 def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
-    from kernelcourse.grading.sealed import transport
+    from kernelcourse.grading.model import transport
     # the reply as the worker would send it, written here in linear time: building the set
     # in this process first would itself cost time quadratic in its 40,000 colliding values
     colliding = [k * (2 ** 61 - 1) for k in range(40000)]
@@ -1122,7 +1123,7 @@ def test_a_reply_of_colliding_hashes_is_refused_in_linear_time():
 
 def test_forbidden_routes_cover_helpers_and_psd_checks_but_not_shared_checks():
     from kernelcourse import _validation
-    from kernelcourse.grading.shortcuts import forbidden_objects
+    from kernelcourse.grading.model.shortcuts import forbidden_objects
     from kernelcourse.kernels import _fast_rbf, rules
     rbf = forbidden_objects(["kernelcourse.kernels._fast_rbf._rbf_gram"])
     assert id(_fast_rbf._rbf_from_product) in rbf and id(_fast_rbf._rbf_fused) in rbf

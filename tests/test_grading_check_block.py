@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import check, get_question, reset_session
-from kernelcourse.grading.compare import format_value
-from kernelcourse.grading.scoring import BLOCK_WIDTH
+from kernelcourse.grading.model.compare import format_value
+from kernelcourse.grading.checking.scoring import BLOCK_WIDTH
 
 
 def rbf_gram(X, Z, gamma):
@@ -81,9 +81,10 @@ def test_an_undiagnosed_mistake_gets_the_tiers_from_the_second_failed_check(caps
 
 
 def test_a_true_or_false_question_counts_statements_and_explains_every_wrong_one(capsys):
-    from kernelcourse.grading.handback.feedback import feedback_record, page_markdown
-    from kernelcourse.grading.gradebook import Submission
-    from kernelcourse.grading.scoring import evaluate
+    from kernelcourse.grading.gradebook.book import feedback_record
+    from kernelcourse.grading.handback.feedback import page_markdown
+    from kernelcourse.grading.gradebook.book import Submission
+    from kernelcourse.grading.checking.scoring import evaluate
 
     q = get_question("ex7.q2")
     truth = dict(q.reference.answer_key)

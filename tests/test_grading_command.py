@@ -179,7 +179,7 @@ def test_unknown_question_selection_is_refused(capsys, tmp_path):
 
 
 def test_selection_fixes_the_points_possible(tmp_path):
-    from kernelcourse.grading.grader import grade_paths
+    from kernelcourse.grading.command.grader import grade_paths
     rows = grade_paths([FIXTURES / "correct.ipynb"], output=tmp_path, selection=["ex1.q2", "l1"],
                        progress=False, question_timeout=5)
     [row] = rows
@@ -190,11 +190,11 @@ def test_selection_fixes_the_points_possible(tmp_path):
 def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
     import ast
 
-    import kernelcourse.grading.grader as grader
-    import kernelcourse.grading.intake as intake
+    import kernelcourse.grading.command.grader as grader
+    import kernelcourse.grading.intake.notebooks as intake
     import kernelcourse.grading.sealed.pool as pool
-    import kernelcourse.grading.scoring as scoring
-    import kernelcourse.grading.sealed.transport as transport
+    import kernelcourse.grading.checking.scoring as scoring
+    import kernelcourse.grading.model.transport as transport
     # the parent's side: the run, the worker's handle that reads its replies, intake, scoring
     for module in (grader, pool, intake, scoring, transport):
         tree = ast.parse(Path(module.__file__).read_text())
@@ -208,7 +208,7 @@ def test_nothing_from_the_worker_is_unpickled_or_executed_by_the_parent():
 def test_a_submission_time_limit_stops_the_rest_and_leaves_no_process_behind(tmp_path):
     import time
 
-    from kernelcourse.grading.grader import grade_notebook
+    from kernelcourse.grading.command.grader import grade_notebook
     before = _worker_processes()
     row = grade_notebook(FIXTURES / "hanging.ipynb", question_timeout=30, submission_timeout=1.0,
                          selection=SEVEN)
@@ -250,7 +250,7 @@ def _worker_processes():
 
 def test_a_broken_question_costs_only_that_question(monkeypatch, tmp_path):
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.grader import grade_paths
+    from kernelcourse.grading.command.grader import grade_paths
 
     def broken(rng):
         raise RuntimeError("no cases today")

@@ -10,8 +10,9 @@ import pytest
 from kernelcourse.grading import (Case, Diagnosis, Property, Question, check, evaluate,
                                   format_value, get_question, reset_session, session_points,
                                   values_match)
-from kernelcourse.grading import core
-from kernelcourse.grading.sealed import transport
+from kernelcourse.grading.checking import session
+from kernelcourse.grading.sealed.running import QuestionTimeout, time_limit
+from kernelcourse.grading.model import transport
 from kernelcourse.grading.questions import all_questions
 
 
@@ -188,9 +189,9 @@ def test_the_alarm_is_not_swallowed_by_except_exception():
 
 
 def test_nested_time_limits_restore_the_outer_one():
-    with pytest.raises(core.QuestionTimeout):
-        with core.time_limit(0.4):
-            with core.time_limit(5.0):
+    with pytest.raises(QuestionTimeout):
+        with time_limit(0.4):
+            with time_limit(5.0):
                 pass
             while True:     # the outer limit must still fire
                 time.sleep(0.01)
@@ -262,9 +263,9 @@ def test_check_prints_its_verdict_returns_none_and_counts_the_set(capsys):
 
 def test_check_draws_new_cases_each_call_but_the_sequence_repeats():
     reset_session()
-    seeds = [core._next_seed("ex1.q5") for _ in range(3)]
+    seeds = [session._next_seed("ex1.q5") for _ in range(3)]
     reset_session()
-    assert [core._next_seed("ex1.q5") for _ in range(3)] == seeds
+    assert [session._next_seed("ex1.q5") for _ in range(3)] == seeds
     assert len(set(seeds)) == 3
     q = get_question("ex1.q5")
     first, second = q.make_cases(seeds[0]), q.make_cases(seeds[1])
@@ -368,7 +369,7 @@ def test_numpy_and_helpers_the_question_allows_are_no_false_alarm():
 
 @pytest.mark.slow
 def test_check_puts_every_tripwired_function_back():
-    from kernelcourse.grading.shortcuts import _functions_of
+    from kernelcourse.grading.model.shortcuts import _functions_of
 
     for q in all_questions().values():
         functions = [f for _, obj in q.shortcut_objects().values() for f in _functions_of(obj)]

@@ -14,10 +14,10 @@ import pytest
 
 from kernelcourse.grading import (Case, Diagnosis, Question, evaluate, get_question, hint,
                                   inputs_unchanged, modified_input, reset_session)
-from kernelcourse.grading.sealed import transport
-from kernelcourse.grading.compare import conform_shape, dtype_tolerance, values_match
-from kernelcourse.grading.pipeline import student_source
-from kernelcourse.grading.probes import RowSource, formed_more_rows_than, rows_at_most
+from kernelcourse.grading.model import transport
+from kernelcourse.grading.model.compare import conform_shape, dtype_tolerance, values_match
+from kernelcourse.grading.command.pipeline import student_source
+from kernelcourse.grading.model.probes import RowSource, formed_more_rows_than, rows_at_most
 
 
 # --------------------------------------------------------------------- precision
@@ -178,7 +178,7 @@ def test_row_source_counts_the_rows_still_held_at_each_read():
 
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
     from kernelcourse.grading.sealed import answer
-    from kernelcourse.grading.scoring import score
+    from kernelcourse.grading.checking.scoring import score
 
     q = _toy_chunked()
     assert evaluate(q, q.reference, 0).status == "passed"

@@ -27,8 +27,8 @@ from kernelcourse.grading import questions as registry_module
 from kernelcourse.grading.handback.exports import (CANVAS_COLUMNS, MOODLE_COLUMNS, canvas_csv,
                                           gradescope_results, moodle_csv)
 from kernelcourse.grading.handback.feedback import page_html, page_markdown, page_name, write_feedback
-from kernelcourse.grading.gradebook import Submission, write_gradebook
-from kernelcourse.grading.handback.history import archive, book_files, merge, question_hash, read_history
+from kernelcourse.grading.gradebook.book import Submission, write_gradebook
+from kernelcourse.grading.gradebook.history import archive, book_files, merge, question_hash, read_history
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.handback.report import class_report, report_html
 from kernelcourse.grading.handback.roster import Roster, Student, match, read_roster
@@ -88,7 +88,7 @@ def test_question_hash_is_stable_and_changes_with_the_definition():
 def test_every_question_hash_is_the_same_in_another_interpreter():
     """A hash must not hold a memory address: ex5.q9's and ex6.q9's diagnoses run given code
     compiled from text (no source file), whose repr changed with every run."""
-    code = ("import json; from kernelcourse.grading.handback.history import question_hash; "
+    code = ("import json; from kernelcourse.grading.gradebook.history import question_hash; "
             "from kernelcourse.grading.questions import all_questions, get_question; "
             "print(json.dumps({q: question_hash(get_question(q)) for q in all_questions()}))")
     # one other interpreter, compared with this one (two others compared with each other and
@@ -102,7 +102,7 @@ def test_every_question_hash_is_the_same_in_another_interpreter():
 def test_a_change_to_code_without_a_source_file_changes_the_hash():
     import dataclasses
 
-    from kernelcourse.grading.question import Diagnosis
+    from kernelcourse.grading.model.question import Diagnosis
 
     q = REG["ex5.q9"]
     made = []
@@ -424,7 +424,7 @@ def test_planted_copies_are_found_and_independent_answers_are_not():
 
 def test_every_independent_answer_is_right():
     """The independent answers above are real answers: each passes the question."""
-    from kernelcourse.grading.scoring import evaluate
+    from kernelcourse.grading.checking.scoring import evaluate
 
     for source in [ORIGINAL, COPY, *INDEPENDENT]:
         space: dict = {}
@@ -449,7 +449,7 @@ def own_folder(tmp_path, monkeypatch):
 
 def test_questions_from_a_folder_are_registered_checked_and_hashed(own_folder, capsys):
     from kernelcourse.grading import check, reset_session
-    from kernelcourse.grading.selftest import check_question
+    from kernelcourse.grading.command.selftest import check_question
 
     assert "my1.q1" not in all_questions()
     registry_module.use_questions_from(own_folder)
@@ -490,7 +490,7 @@ def test_a_broken_question_file_is_reported_not_fatal(own_folder):
 def test_a_question_with_problems_is_told_what_to_fix():
     import dataclasses
 
-    from kernelcourse.grading.selftest import check_question
+    from kernelcourse.grading.command.selftest import check_question
 
     q = REG["ex1.q5"]
     from kernelcourse.grading import Property
@@ -602,7 +602,7 @@ def test_grade_hand_back_export_update_and_gradescope(tmp_path):
         names = z.namelist()
         assert {"setup.sh", "run_autograder"} <= set(names)  # at the zip's root
         assert z.getinfo("run_autograder").external_attr >> 16 & 0o111
-        assert "package/kernelcourse/grading/grader.py" in names
+        assert "package/kernelcourse/grading/command/grader.py" in names
     from kernelcourse.grading.handback.exports import unpack_for_test
 
     root = unpack_for_test(zip_path, tmp_path / "autograder")
@@ -654,7 +654,7 @@ def test_an_answer_cannot_read_or_call_the_instructors_reference(tmp_path):
 
 
 def test_update_needs_an_existing_gradebook(tmp_path):
-    from kernelcourse.grading.grader import grade_paths
+    from kernelcourse.grading.command.grader import grade_paths
 
     with pytest.raises(ValueError, match="no gradebook .*gradebook-ex9.json to update"):
         grade_paths([tmp_path], output=tmp_path, assignment_name="ex9", update=True,
@@ -863,8 +863,8 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
     them), the grader's feedback record carries them, and both pages show them, so a student
     can reproduce the failing case; a case whose label states its inputs needs no more."""
     from kernelcourse.grading import evaluate
-    from kernelcourse.grading.grader import grade_notebook
-    from kernelcourse.grading.handback.feedback import feedback_record
+    from kernelcourse.grading.command.grader import grade_notebook
+    from kernelcourse.grading.gradebook.book import feedback_record
 
     q5 = REG["ex1.q5"]
     wrong = evaluate(q5, lambda X, Z=None, gamma=1.0: np.zeros((len(X), len(X if Z is None else Z))),
@@ -887,7 +887,7 @@ def test_a_feedback_page_gives_the_failing_case_s_inputs_in_full_or_the_call_tha
 
 # ------------------------------------------------------------------------ files the run cannot name
 def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_path):
-    from kernelcourse.grading.intake import clean_text, find_notebooks
+    from kernelcourse.grading.intake.notebooks import clean_text, find_notebooks
 
     good = tmp_path / "müllerjürgen_1006_70006_ex1.ipynb"
     good.write_text("{}")
@@ -909,7 +909,7 @@ def test_a_file_name_that_is_not_utf8_is_a_reported_row_and_stops_nothing(tmp_pa
 
 
 def test_update_on_a_hand_edited_gradebook_names_the_row_and_the_field(tmp_path):
-    from kernelcourse.grading.handback.history import load_rows
+    from kernelcourse.grading.gradebook.history import load_rows
 
     files = book_files(tmp_path, "ex1")
     write_gradebook([_row("a.ipynb", PASS5, PASS6), _row("b.ipynb", FAIL5, PART6)], tmp_path, 7,

@@ -485,8 +485,9 @@ def test_inputs_changed_in_place_are_counted_outside_the_answers_process(prefix,
     place in the arrays it handed over, read in its own process after the answer's has ended,
     so an answer that rewrites its own report (``running._usage``) is still caught."""
     from kernelcourse.grading import get_question
-    from kernelcourse.grading.sealed import submission, transport
-    from kernelcourse.grading.scoring import score
+    from kernelcourse.grading.sealed import submission
+    from kernelcourse.grading.model import transport
+    from kernelcourse.grading.checking.scoring import score
 
     q = get_question("ex2.q1")
     cases = q.make_cases(7)
@@ -526,7 +527,7 @@ PROBE_ATTACKS = {
                 "'reads': len(self)}"),
     # the grading code's report of every probe replaced
     "d_report": ("import kernelcourse.grading.sealed.running as running\n"
-                 "import kernelcourse.grading.probes as probes\n"
+                 "import kernelcourse.grading.model.probes as probes\n"
                  "fake = lambda *a, **k: {'0': {'max_rows': 1, 'rows': 1, 'reads': 1}}\n"
                  "probes.probe_usage = fake\n"
                  "running._usage = lambda *a, **k: {'probes': fake()}",
@@ -542,7 +543,7 @@ PROBE_ATTACKS = {
                   "and np.array_equal(o._data[0:1], first)), np.zeros(Phi.shape))", "pass"),
     # the request's text (the JSON line the submission's process read) in a frame above
     "g_request_text": ("import json, sys\n"
-                       "from kernelcourse.grading.sealed import transport\n"
+                       "from kernelcourse.grading.model import transport\n"
                        "def _matrices(o):\n"
                        "    if isinstance(o, dict):\n"
                        "        if o.get('$probe') == 'rows':\n"

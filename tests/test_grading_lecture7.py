@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kernelcourse.grading.sealed import transport
+from kernelcourse.grading.model import transport
 from kernelcourse.grading.questions import all_questions
 
 from verdict_support import grade

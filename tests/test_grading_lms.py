@@ -174,7 +174,7 @@ def test_page_names_are_injective_bounded_and_indexed(canvas_class):
         assert f"href='{page}'" in index
     # two files of one student and two names that sanitise alike get pages of their own
     from kernelcourse.grading.handback.feedback import page_name
-    from kernelcourse.grading.gradebook import Submission
+    from kernelcourse.grading.gradebook.book import Submission
     from kernelcourse.grading.handback.roster import Student
 
     names = [page_name(Submission(file=f"/s/{n}.ipynb")) for n in

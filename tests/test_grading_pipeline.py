@@ -7,8 +7,8 @@ import nbformat
 import pytest
 
 from kernelcourse.grading import get_question
-from kernelcourse.grading.grader import answer_cells, grade_notebook
-from kernelcourse.grading.pipeline import (SOURCE_DIR, STUDENT_DIR, section_key, stale_notebooks,
+from kernelcourse.grading.command.grader import answer_cells, grade_notebook
+from kernelcourse.grading.command.pipeline import (SOURCE_DIR, STUDENT_DIR, section_key, stale_notebooks,
                                            student_name, student_notebook, student_source)
 
 SOURCES = sorted(SOURCE_DIR.glob("*.ipynb"))
@@ -99,7 +99,7 @@ def test_build_without_execution_writes_the_student_version(tmp_path):
     src.mkdir()
     nb = nbformat.read(SOURCES[0], as_version=4)
     nbformat.write(nb, src / SOURCES[0].name)
-    from kernelcourse.grading.pipeline import build
+    from kernelcourse.grading.command.pipeline import build
     [written] = build([src / SOURCES[0].name], execute=False, log=lambda *a: None)
     assert written == tmp_path / student_name(SOURCES[0].name)
     committed = nbformat.read(STUDENT_DIR / student_name(SOURCES[0].name), as_version=4)

@@ -9,14 +9,15 @@ import json
 import numpy as np
 import pytest
 
-import kernelcourse.grading.intake  # noqa: F401 - imported before an answer's process seals
+import kernelcourse.grading.intake.notebooks  # noqa: F401 - imported before an answer's process seals
 
 from kernelcourse.grading import get_question
-from kernelcourse.grading.probes import RowSource
-from kernelcourse.grading.scoring import score
-from kernelcourse.grading.sealed import submission, transport
+from kernelcourse.grading.model.probes import RowSource
+from kernelcourse.grading.checking.scoring import score
+from kernelcourse.grading.sealed import submission
+from kernelcourse.grading.model import transport
 from kernelcourse.grading.sealed.rowserver import RemoteRows, serve_probes
-from kernelcourse.grading.question import Case
+from kernelcourse.grading.model.question import Case
 
 RIDGE = """
 import numpy as np
@@ -64,7 +65,7 @@ ATTACKS = {
     "class rewritten": ("", WHOLE, "type(Phi).usage = lambda self: {'max_rows': 1, "
                                    "'rows': len(self), 'reads': len(self)}"),
     "report faked": ("import kernelcourse.grading.sealed.running as running\n"
-                     "import kernelcourse.grading.probes as probes\n"
+                     "import kernelcourse.grading.model.probes as probes\n"
                      "fake = lambda *a, **k: {'0': {'max_rows': 1, 'rows': 1, 'reads': 1}}\n"
                      "probes.probe_usage = fake\n"
                      "running._usage = lambda *a, **k: {'probes': fake()}", WHOLE, "pass"),
@@ -88,7 +89,7 @@ ATTACKS = {
                      "    whole = np.zeros(Phi.shape) if whole is None else whole", "pass"),
     # the request's own text (its JSON line, or the decoded request) in a frame above
     "request text": ("import json, sys\n"
-                     "from kernelcourse.grading.sealed import transport\n"
+                     "from kernelcourse.grading.model import transport\n"
                      "def _matrices(o):\n"
                      "    if isinstance(o, dict):\n"
                      "        if o.get('$probe') == 'rows':\n"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import evaluate, get_question
-from kernelcourse.grading.sealed import transport
+from kernelcourse.grading.model import transport
 from kernelcourse.grading.questions import all_questions, import_errors
 
 QUESTIONS = all_questions()

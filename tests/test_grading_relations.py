@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import evaluate
-from kernelcourse.grading.question import Case, Diagnosis, Question
+from kernelcourse.grading.model.question import Case, Diagnosis, Question
 from kernelcourse.grading.relations import Relation, relate, relation_holds
 
 RNG = np.random.default_rng(7)
@@ -256,7 +256,7 @@ def test_check_and_the_grading_command_say_the_same_relation(tmp_path):
     prints, marked as found by relation."""
     import nbformat
 
-    from kernelcourse.grading.grader import grade_notebook
+    from kernelcourse.grading.command.grader import grade_notebook
     from kernelcourse.grading.questions import get_question
 
     space: dict = {}

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from kernelcourse.grading import questions as registry_module
-from kernelcourse.grading.draws import load_secret, new_token, question_seed, secret_file
+from kernelcourse.grading.command.draws import load_secret, new_token, question_seed, secret_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "exercises" / "source" / "01_feature_expansions_and_the_kernel_trick.ipynb"
@@ -69,8 +69,8 @@ def test_the_key_file_is_made_once_for_its_owner_only_and_refused_when_others_re
 
 
 def test_an_update_replaces_only_the_regraded_questions_draws(tmp_path):
-    from kernelcourse.grading.gradebook import Submission
-    from kernelcourse.grading.handback.history import merge
+    from kernelcourse.grading.gradebook.book import Submission
+    from kernelcourse.grading.gradebook.history import merge
 
     def row(token, seed=None):
         r = Submission(file=str(tmp_path / "a.ipynb"), possible=4.0, seed=seed)
@@ -100,7 +100,7 @@ def test_check_and_its_verdict_name_no_seed_and_a_drawn_case_is_printed_without_
     out = capsys.readouterr().out
     assert "seed" not in out.lower()
     # a drawn case of the latest check, printed in full by its number alone
-    from kernelcourse.grading.scoring import _LAST_CASES
+    from kernelcourse.grading.checking.scoring import _LAST_CASES
 
     cases = _LAST_CASES["l1.cp1"]
     number = next(i for i, c in enumerate(cases, 1) if not c.fixed)

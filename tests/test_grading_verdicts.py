@@ -20,9 +20,9 @@ import pytest
 
 from kernelcourse.grading import (Case, Diagnosis, Question, case_inputs, credit, evaluate,
                                   format_value, values_match)
-from kernelcourse.grading.sealed import transport
+from kernelcourse.grading.model import transport
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.verdicts import mistake_verdict, verdict_table
+from kernelcourse.grading.command.verdicts import mistake_verdict, verdict_table
 
 from verdict_support import grade, shared, stand_in_of
 

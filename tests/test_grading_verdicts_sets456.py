@@ -18,7 +18,7 @@ import pytest
 from kernelcourse.grading import get_question
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.sealed.running import run_answer
-from kernelcourse.grading.scoring import score
+from kernelcourse.grading.checking.scoring import score
 
 from verdict_support import grade
 

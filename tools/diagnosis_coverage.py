@@ -36,10 +36,10 @@ from kernelcourse.grading.audit import _value_mutants, select_questions  # noqa:
 from kernelcourse.grading.audit.engine import (  # noqa: E402
     Budget, TICKS_FACTOR, TICKS_SLACK, answer_targets, compile_mutant, patched, ticking,
     ticks_of)
-from kernelcourse.grading.compare import values_match  # noqa: E402
+from kernelcourse.grading.model.compare import values_match  # noqa: E402
 from kernelcourse.grading.relations import relation_holds  # noqa: E402
-from kernelcourse.grading.scoring import score  # noqa: E402
-from kernelcourse.grading.sealed import transport  # noqa: E402
+from kernelcourse.grading.checking.scoring import score  # noqa: E402
+from kernelcourse.grading.model import transport  # noqa: E402
 from kernelcourse.grading.sealed.running import run_answer  # noqa: E402
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kernelcourse.grading.pipeline import order_by_sections  # noqa: E402
+from kernelcourse.grading.command.pipeline import order_by_sections  # noqa: E402
 
 if __name__ == "__main__":
     for p in sys.argv[1:]:

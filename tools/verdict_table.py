@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kernelcourse.grading.verdicts import verdict_table  # noqa: E402
+from kernelcourse.grading.command.verdicts import verdict_table  # noqa: E402
 
 
 def main(argv=None) -> int:

@@ -3,13 +3,15 @@
 ``check(question_id, function)`` in a notebook, questions defined with
 :class:`Question` in ``grading/questions/lectureN.py``, and the grading
 command and exercise pipeline behind ``kernelcourse grade`` and
-``kernelcourse exercises build``. See :mod:`kernelcourse.grading.core` for the
+``kernelcourse exercises build``. See :mod:`kernelcourse.grading.model` for the
 question API.
 """
-from .core import (Case, Constraint, Diagnosis, Property, Question, Result, case_inputs, check,
-                   choice_diagnoses, choice_parts, credit, evaluate, fixed_draw, format_value,
-                   hint, inputs_unchanged, modified_input, reset_session, run_answer, score,
-                   session_points, values_match)
+from .model import (Case, Constraint, Diagnosis, Property, Question, choice_diagnoses,
+                    choice_parts, fixed_draw, format_value, inputs_unchanged, modified_input,
+                    values_match)
+from .sealed.running import run_answer
+from .checking.scoring import Result, case_inputs, credit, evaluate, score
+from .checking.session import check, hint, reset_session, session_points
 from .questions import all_questions, get_question
 
 __all__ = [

@@ -8,7 +8,7 @@ reference once on its first case under a profiler: every function that call reac
 * defined in a grading question module (``kernelcourse.grading.questions.*``: the helpers a
   reference written there calls);
 * a name the question forbids (``Question.forbidden``, with the routes and private helpers
-  :func:`~kernelcourse.grading.shortcuts.forbidden_objects` adds; of a forbidden class, the
+  :func:`~kernelcourse.grading.model.shortcuts.forbidden_objects` adds; of a forbidden class, the
   methods its own body defines): the student must write that computation;
 * defined in the module of the reference, or of a forbidden name, above (its private helpers).
 
@@ -47,7 +47,7 @@ import warnings
 
 import numpy as np
 
-from ..sealed import transport
+from ..model import transport
 from .operators import mutations
 
 __all__ = ["Budget", "Target", "answer_targets", "compile_mutant", "passes", "patched",
@@ -234,7 +234,7 @@ def _reached(reference, case) -> tuple[list, set]:
 def _forbidden_code(question) -> tuple[set, set]:
     """The code objects of the forbidden names (of a class: its own methods), and their
     modules."""
-    from ..shortcuts import forbidden_objects
+    from ..model.shortcuts import forbidden_objects
 
     codes, modules = set(), set()
     try:

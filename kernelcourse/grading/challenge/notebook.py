@@ -111,9 +111,9 @@ class NotebookRunner:
         self.sandbox = ChallengeSandbox() if sandbox else None
 
     def __call__(self, path, key) -> Path:
-        from ..intake import NotebookError, answer_cells, read_notebook
+        from ..intake.notebooks import NotebookError, answer_cells, read_notebook
         from ..sealed.pool import WorkerDied, WorkerPool, WorkerTimeout
-        from ..sealed.transport import decode, encode
+        from ..model.transport import decode, encode
         from .validate import SubmissionError
 
         path = Path(path)

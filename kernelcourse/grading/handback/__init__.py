@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..intake import clean_text
+from ..intake.notebooks import clean_text
 
 __all__ = ["hand_back", "prepare", "Plan", "late_policy"]
 

@@ -70,7 +70,7 @@ def text_cell(text) -> str:
     leading ``=``, ``+``, ``-``, ``@``, tab or carriage return neutralised with a ``'`` so that
     no spreadsheet, whatever its delimiter, takes it for a formula. Identifiers (ids, emails,
     SIS ids) are never passed through here: an LMS matches them exactly."""
-    from ..intake import clean_text
+    from ..intake.notebooks import clean_text
 
     text = clean_text(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -225,13 +225,13 @@ def build_gradescope(output, selection, *, seed=None, questions_from=None,
                      package_root=None, secret_file=None) -> Path:
     """Write the Gradescope autograder zip to ``output``: ``setup.sh``, ``run_autograder``,
     ``config.json`` (the questions and the grading secret, read from the key file
-    ``secret_file``, by default :data:`~kernelcourse.grading.draws.SECRET_NAME` beside the zip,
+    ``secret_file``, by default :data:`~kernelcourse.grading.command.draws.SECRET_NAME` beside the zip,
     made once when missing), the package's source under ``package/`` and the instructors'
     question files under ``questions/``. Each submission draws its cases from the secret and
     a token of its own (Gradescope's submission id), so a resubmission draws new ones.
     ``seed`` (for trying the autograder) puts that seed in place of the secret: every
     submission is then graded on the same cases."""
-    from ..draws import load_secret, secret_file as key_file
+    from ..command.draws import load_secret, secret_file as key_file
 
     output = Path(output)
     root = Path(package_root) if package_root else Path(__file__).resolve().parents[3]
@@ -290,7 +290,7 @@ def gradescope_results(row, registry, seconds: float) -> dict:
 def not_graded_results(selection, registry, why: str) -> dict:
     """``results.json`` when nothing could be graded: every test says so in its name and its
     output (and ``extra_data``), so no one takes the zeros for a verdict."""
-    from ..assignment import _selected
+    from ..gradebook.assignment import _selected
 
     line = (f"NOT GRADED: {why}. This is no verdict on your work: your submission is kept, "
             f"and your instructor sees this line on every result.")
@@ -306,7 +306,7 @@ def run_gradescope(root=None) -> dict:
     """What ``run_autograder`` does: grade ``ROOT/submission`` and write
     ``ROOT/results/results.json`` (``ROOT`` is ``/autograder`` unless
     ``KERNELCOURSE_AUTOGRADER_ROOT`` or ``root`` says otherwise)."""
-    from ..grader import grade_paths
+    from ..command.grader import grade_paths
     from ..questions import all_questions, use_questions_from
 
     start = time.monotonic()
@@ -352,7 +352,7 @@ def _attempt_token(root: Path) -> str:
     """This attempt's draw token: ``gradescope-<submission id>`` from Gradescope's
     ``submission_metadata.json`` (each submission, a resubmission too, has its own id), else a
     fresh random one."""
-    from ..draws import new_token
+    from ..command.draws import new_token
 
     try:
         meta = json.loads((root / "submission_metadata.json").read_text())

@@ -6,9 +6,9 @@ first failing case (its inputs, the expected and the actual values, abridged), t
 misconception when a diagnosis matched, and the question's hint; it says which cases each
 question was graded on (its fixed cases, the same in every run, and how many drawn for this
 submission alone) and never how they were drawn: no seed, no draw token (they stay in the
-instructor's gradebook, :mod:`kernelcourse.grading.draws`). No reference code appears: only
-what the gradebook row holds (:func:`feedback_record` keeps, per question, the verdict's plain
-fields). Every text that came from outside (file names, roster names, error messages,
+instructor's gradebook, :mod:`kernelcourse.grading.command.draws`). No reference code appears: only
+what the gradebook row holds (:func:`~kernelcourse.grading.gradebook.book.feedback_record`
+keeps, per question, the verdict's plain fields). Every text that came from outside (file names, roster names, error messages,
 returned values) is escaped: for HTML in the HTML pages; for Markdown *and* HTML in the
 Markdown pages (:func:`md_text`; values go in fenced blocks whose fence is longer than any
 run of backticks they hold, :func:`md_code`), so that a page pasted into an LMS comment box
@@ -27,11 +27,11 @@ import re
 from pathlib import Path
 from types import SimpleNamespace
 
-from ..intake import clean_text
-from ..scoring import mistake_heading
+from ..intake.notebooks import clean_text
+from ..checking.scoring import mistake_heading
 from .outcomes import outcome, timeout_text
 
-__all__ = ["feedback_record", "write_feedback", "page_html", "page_markdown", "page_name",
+__all__ = ["write_feedback", "page_html", "page_markdown", "page_name",
            "md_text", "md_code", "cases_text"]
 
 _STATUS = {"passed": "passed", "failed": "partly right", "not attempted": "not attempted",
@@ -90,27 +90,6 @@ def cases_text(row, qid: str) -> str:
     if drawn:
         parts.append(f"{drawn} case{'s' if drawn != 1 else ''} drawn for this submission")
     return " and ".join(parts)
-
-
-def feedback_record(result) -> dict:
-    """The plain fields of a :class:`~kernelcourse.grading.scoring.Result` a page needs."""
-    q = result.question
-    diagnosis = result.diagnosis
-    return {"status": result.status, "points": round(float(result.points), 4),
-            "possible": q.points, "n_passed": result.n_passed, "n_cases": result.n_cases,
-            "detail": clean_text(result.detail, 600),
-            # the failing case's inputs in full (the call that prints them would need the
-            # grader's cases, which no student has)
-            "inputs": clean_text(getattr(result, "full_inputs", "") or "", 4000),
-            # a true-or-false question: each wrong statement and why it is wrong
-            "statements": [{"statement": clean_text(st, 200), "right": bool(ok),
-                            "message": clean_text(message, 600)}
-                           for st, ok, _, message in getattr(result, "statements", [])],
-            "diagnosis": diagnosis.name if diagnosis is not None else "",
-            "diagnosis_message": diagnosis.message if diagnosis is not None else "",
-            # "relation" when no named mistake matched and the message says how the values
-            # relate to the expected ones (grading/relations/); the page words it so
-            "diagnosis_found_by": getattr(diagnosis, "found_by", "") if diagnosis else ""}
 
 
 def _fmt(x) -> str:

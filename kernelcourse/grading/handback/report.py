@@ -125,7 +125,7 @@ def _error_text(record: dict, limit: int = 160) -> str:
 def class_report(rows, registry=None, *, assignment=(), seed=None, name="", late=None,
                  policy="", students=None) -> dict:
     """The class report's numbers from the gradebook rows."""
-    from ..assignment import _selected
+    from ..gradebook.assignment import _selected
     from ..questions import all_questions
 
     registry = all_questions() if registry is None else registry

@@ -256,7 +256,7 @@ class Matching:
     notes: list = field(default_factory=list)        # lines for the instructor to check
 
     def lines(self) -> list[str]:
-        from ..intake import clean_text
+        from ..intake.notebooks import clean_text
 
         out = [f"{len(self.students)} submission(s) matched to the roster"]
         out += [f"  no student for the file {clean_text(Path(f).name, 200)}: {why}"

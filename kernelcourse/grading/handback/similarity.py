@@ -277,7 +277,7 @@ def _solutions() -> dict:
         _SOLUTIONS = {}
         folder = Path(__file__).resolve().parents[3] / "exercises" / "source"
         if folder.is_dir():
-            from ..intake import _read
+            from ..intake.notebooks import _read
 
             for path in sorted(folder.glob("*.ipynb")):
                 intake = _read(path, 64 * 1024 * 1024)
@@ -296,7 +296,7 @@ def _scaffolds() -> dict:
         _SCAFFOLDS = {}
         folder = Path(__file__).resolve().parents[3] / "exercises"
         if folder.is_dir():
-            from ..intake import _read
+            from ..intake.notebooks import _read
 
             for path in sorted(folder.glob("*_exercises.ipynb")):
                 _SCAFFOLDS.update(_read(path, 64 * 1024 * 1024).answers or {})
@@ -405,7 +405,7 @@ def similar_by_student(answers: dict, threshold: float = THRESHOLD, *, students=
 
 def read_answers(files, max_bytes: int = 16 * 1024 * 1024) -> dict:
     """``{file: {question id: answer source}}`` of the readable notebooks among ``files``."""
-    from ..intake import _read
+    from ..intake.notebooks import _read
 
     out = {}
     for f in files:

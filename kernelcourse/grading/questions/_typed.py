@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 
-from ..sealed import transport
-from ..question import Case
+from ..model import transport
+from ..model.question import Case
 
 __all__ = ["signature", "drawn_like"]
 

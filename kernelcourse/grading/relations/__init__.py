@@ -3,7 +3,7 @@
 When no named diagnosis (:meth:`Question.diagnose_where`) explains a failing answer,
 :func:`relate` compares the answer's value with the expected one on every failing case and
 names, in plain words, a relation that holds on *all* of them, each within the question's own
-comparison (:func:`~kernelcourse.grading.compare.values_match`, its ``rtol``/``atol``):
+comparison (:func:`~kernelcourse.grading.model.compare.values_match`, its ``rtol``/``atol``):
 
 * a constant factor: 2, 1/2, 3, 1/3, 4, 1/4, √2, 1/√2, -1 (the sign), the same number on
   every case, or a factor read from the case's inputs: ``n``, ``1/n``, ``n/(n-1)``,
@@ -28,7 +28,7 @@ or an offset found from the values) needs more failing entries than parameters, 
 failing number is never "explained" by a factor made to fit it. When two relations of different
 kinds both hold on every failing case, nothing is said (a wrong diagnosis is worse than none),
 unless one is plainly the more specific (a named constant against a fitted one). The relation
-travels as a :class:`Relation`, a :class:`~kernelcourse.grading.question.Diagnosis` whose
+travels as a :class:`Relation`, a :class:`~kernelcourse.grading.model.question.Diagnosis` whose
 ``found_by`` is ``"relation"``, in the verdict's ``diagnosis`` field.
 
 When every failing case raised instead, :func:`.raised.explain_raised` reads the mistake from
@@ -43,9 +43,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..compare import values_match
-from ..question import Diagnosis
-from ..relation_words import message_of, ordinal
+from ..model.compare import values_match
+from ..model.question import Diagnosis
+from .words import message_of, ordinal
 from .fitted import _fitted, _fitted_power, _per_case, _round
 from .inputs import input_hypotheses
 from .values import _ORDERS, _hypotheses, _leaves

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..compare import values_match
+from ..model.compare import values_match
 
 
 def _same_kind(a, b) -> bool:

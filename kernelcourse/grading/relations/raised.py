@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..question import Diagnosis
+from ..model.question import Diagnosis
 
 __all__ = ["RaisedRelation", "explain_raised", "explain_error"]
 

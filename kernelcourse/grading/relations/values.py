@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ..compare import values_match
+from ..model.compare import values_match
 from .shapes import _shape_hypotheses
 
 _CONSTANTS = [(2.0, "twice"), (0.5, "half"), (3.0, "3 times"), (1 / 3, "a third of"),

@@ -1,8 +1,8 @@
 """The sealed runner: the only code of the grading command that runs submitted code.
 
 ``kernelcourse grade`` reads submissions and judges answers in the grader's own process
-(:mod:`kernelcourse.grading.grader`, :mod:`~kernelcourse.grading.intake`,
-:mod:`~kernelcourse.grading.scoring`); everything that starts, holds or talks to a process
+(:mod:`kernelcourse.grading.command.grader`, :mod:`~kernelcourse.grading.intake.notebooks`,
+:mod:`~kernelcourse.grading.checking.scoring`); everything that starts, holds or talks to a process
 running an answer lives here:
 
 * :mod:`.sandbox`: the bubblewrap sandbox, the memory cap on its process tree (a cgroup, else
@@ -16,6 +16,8 @@ running an answer lives here:
   each reply, counts what an answer changed in its arguments); the process per answer,
   :mod:`.answer`, the only one where submitted code runs; :mod:`.processes`, what they share;
 * :mod:`.running`: the answer's function called on each case under its time limit (also what
-  ``check`` runs in a notebook);
-* :mod:`.transport`: plain data in and out, as JSON text.
+  ``check`` runs in a notebook).
+
+What they send each other is plain data, as JSON text, in the question model's format
+(:mod:`kernelcourse.grading.model.transport`).
 """

@@ -4,7 +4,7 @@
 (:mod:`.submission`) forks a child that calls :func:`answer_process`: it caps its own
 resources (:func:`limit_resources`), turns the forbidden names into tripwires that report on a
 pipe of their own and seals itself (:func:`arm`, with
-:func:`kernelcourse.grading.shortcuts.seal_process`: seccomp refuses new programs, System V and
+:func:`kernelcourse.grading.model.shortcuts.seal_process`: seccomp refuses new programs, System V and
 POSIX message queues, memfds and kernel keys), then :func:`run_request`: turns the cell into
 Python as IPython would (its own input transformer, under the answer's time limit), executes
 it in a fresh ``__main__`` module, calls the named function on each case
@@ -37,9 +37,9 @@ def strip_magics(source: str) -> str:
 
 
 def ipython_source(cell: str) -> str:
-    """The Python IPython runs for a cell (:func:`kernelcourse.grading.intake.python_source`:
+    """The Python IPython runs for a cell (:func:`kernelcourse.grading.intake.notebooks.python_source`:
     its own input transformer), run here, in the answer's process, under its time limit."""
-    from ..intake import python_source
+    from ..intake.notebooks import python_source
 
     return python_source(cell)
 
@@ -119,9 +119,9 @@ def run_request(request: dict, cases=None) -> dict:
     """Run the answer cell and its function on the cases (``cases``: decoded already, by
     :func:`kernelcourse.grading.sealed.submission.shared_cases`; else decoded here); a
     plain-data reply."""
-    from ..question import Case
+    from ..model.question import Case
     from .running import QuestionTimeout, _short, run_answer, time_limit
-    from .transport import decode
+    from ..model.transport import decode
 
     seconds = float(request.get("time_limit", 10.0))
     # the answer's own limit counts its process's CPU time (not the time it waited for a
@@ -189,7 +189,7 @@ def answer_process(request: dict, write_fd: int, report_fd: int, memory_mb: int,
 
 def arm(request: dict, report_fd: int) -> None:
     """Tripwires on what the answer may not use, reported on ``report_fd``; then seal."""
-    from ..shortcuts import forbidden_objects, seal_process, tripwires
+    from ..model.shortcuts import forbidden_objects, seal_process, tripwires
 
     pipe = os.fstat(report_fd)
 

@@ -28,9 +28,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import transport
+from ..model import transport
 from .deadline import hard_limits
-from ..intake import bounded_json
+from ..intake.notebooks import bounded_json
 from .sandbox import Sandbox, TreeMemoryLimit, package_dir
 
 __all__ = ["Worker", "WorkerPool", "WorkerDied", "WorkerTimeout", "bundle"]

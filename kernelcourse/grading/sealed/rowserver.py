@@ -1,7 +1,7 @@
 """The chunk probe served from outside the answer's process: the rows are counted where the
 answer cannot reach them.
 
-A :class:`~kernelcourse.grading.probes.RowSource` ("read this matrix by rows, at most so many
+A :class:`~kernelcourse.grading.model.probes.RowSource` ("read this matrix by rows, at most so many
 at once") counts in the process that holds it. In the grading worker that process is the
 submission process, never the answer's: before it forks an answer's process,
 :func:`serve_probes` takes every ``RowSource`` out of the cases, keeps it, and puts in its
@@ -20,7 +20,7 @@ the request's encoded cases, so no Python object of the answer's process holds a
 not ask for.
 
 Both ends read rows alike: the proxy and ``RowSource`` are the same
-:class:`~kernelcourse.grading.probes.RowReader`, which resolves the index and watches the rows
+:class:`~kernelcourse.grading.model.probes.RowReader`, which resolves the index and watches the rows
 it hands out; only where the rows come from differs. The answer's process counts the rows of
 earlier reads it still holds (what it reports of itself; an answer that copies rows escapes
 that count in a notebook too) and sends that number with each read.
@@ -41,7 +41,7 @@ import threading
 
 import numpy as np
 
-from ..probes import RowReader, RowSource
+from ..model.probes import RowReader, RowSource
 
 __all__ = ["RemoteRows", "RowServer", "serve_probes"]
 
@@ -52,7 +52,7 @@ _REPLY = struct.Struct("<q")
 class RemoteRows(RowReader):
     """What an answer's process holds in place of a :class:`RowSource`: the matrix's shape
     and a way to ask for rows. It reads as a ``RowSource`` does (the same
-    :class:`~kernelcourse.grading.probes.RowReader`), and holds no row itself: each read
+    :class:`~kernelcourse.grading.model.probes.RowReader`), and holds no row itself: each read
     asks the server, telling it the rows of earlier reads the answer still holds."""
 
     def __init__(self, fd: int, number: int, shape: tuple, lock: threading.Lock):

@@ -1,9 +1,9 @@
 """Running an answer: the student's function called on every case, under one time limit.
 
 :func:`run_answer` returns plain-data outcomes only (values in
-:mod:`~kernelcourse.grading.sealed.transport`'s format), so the same call serves ``check`` in a notebook
+:mod:`~kernelcourse.grading.model.transport`'s format), so the same call serves ``check`` in a notebook
 and the grading command's worker (:mod:`kernelcourse.grading.sealed.worker`), which runs it in the
-sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.scoring.score`).
+sandbox and sends the outcomes back to be scored (:func:`kernelcourse.grading.checking.scoring.score`).
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import signal
 import threading
 import time
 
-from . import transport
-from ..question import Case
-from ..shortcuts import ReferenceUsed
+from ..model import transport
+from ..model.question import Case
+from ..model.shortcuts import ReferenceUsed
 
 __all__ = ["QuestionTimeout", "time_limit", "run_answer"]
 
@@ -87,7 +87,7 @@ def _fingerprint(value, _depth: int = 0):
 
 def _fingerprints(args, kwargs) -> dict:
     """The arguments as text, to tell afterwards which ones the answer changed in place."""
-    from ..probes import Probe
+    from ..model.probes import Probe
 
     found = {str(i): _fingerprint(a) for i, a in enumerate(args) if not isinstance(a, Probe)}
     found.update({str(k): _fingerprint(v) for k, v in kwargs.items() if not isinstance(v, Probe)})
@@ -97,7 +97,7 @@ def _fingerprints(args, kwargs) -> dict:
 def _usage(args, kwargs, before: dict) -> dict:
     """How the answer used its arguments: ``modified`` (the positions or keywords of the
     arguments it changed in place) and ``probes`` (each probe's report)."""
-    from ..probes import probe_usage
+    from ..model.probes import probe_usage
 
     values = {str(i): a for i, a in enumerate(args)}
     values.update({str(k): v for k, v in kwargs.items()})
@@ -118,7 +118,7 @@ def run_answer(func, cases: list[Case], seconds: float | None, cpu: bool = False
 
     An outcome is ``{"kind": "value", "value": <encoded>}`` (with ``"usage"``: the arguments
     the answer changed in place and the reports of the probes among them, when there are
-    any, see :mod:`~kernelcourse.grading.probes`), or ``"error"``
+    any, see :mod:`~kernelcourse.grading.model.probes`), or ``"error"``
     (with ``type`` and ``message``), ``"not_implemented"``, ``"timeout"`` or
     ``"skipped"`` (cases after a timeout or a first-case stub). Runs under
     :func:`time_limit` for all cases together (``cpu``: of CPU time). ``copy=False`` hands

@@ -120,9 +120,9 @@ def shared_cases(request: dict):
 
     import numpy as np
 
-    from ..question import Case
+    from ..model.question import Case
     from .running import _fingerprint
-    from .transport import decode
+    from ..model.transport import decode
 
     cases, arrays = [], []
     for index, (a, k) in enumerate(request["cases"]):

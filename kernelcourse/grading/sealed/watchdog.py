@@ -14,7 +14,7 @@ What a socket or a pipe holds is read where the kernel shows it (the queues of T
 sockets, in the sandbox's own network namespace) and bounded where it does not (a Unix socket
 holds at most its send buffer, a pipe 16 pages: an answer cannot raise either, seccomp refuses
 ``SO_SNDBUF``, ``SO_RCVBUF`` and ``F_SETPIPE_SZ`` in its process,
-:func:`kernelcourse.grading.shortcuts.seal_process`), so each counts at that bound. A TCP or
+:func:`kernelcourse.grading.model.shortcuts.seal_process`), so each counts at that bound. A TCP or
 UDP table is read only where its namespace has such sockets in use (:func:`_tables`): listing
 one walks the kernel's whole hash of connections, which ten times a second cost half a core.
 """

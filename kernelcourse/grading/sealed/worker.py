@@ -39,7 +39,7 @@ The worker and the submission process ignore SIGINT and, as PID 1 of their names
 other signal sent from inside; they are not dumpable, so no answer can read their memory or
 their pipes through ``/proc``. Each answer process is capped (address space, open files,
 processes: :func:`kernelcourse.grading.sealed.answer.limit_resources`) and sealed
-(:func:`kernelcourse.grading.shortcuts.seal_process`); the memory cap is on the whole tree.
+(:func:`kernelcourse.grading.model.shortcuts.seal_process`); the memory cap is on the whole tree.
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def _warm_up() -> None:
         except Exception:  # noqa: BLE001 - an optional module that cannot load here
             for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
                 sys.modules.pop(loaded, None)
-    for name in ("kernelcourse.grading.core", "kernelcourse.grading.session"):
+    for name in ("kernelcourse.grading.checking.session",):
         if hasattr(sys.modules.get(name), "check"):  # check() under any name does nothing here
             sys.modules[name].check = no_check
     if bundle is not None:

@@ -1,7 +1,7 @@
 """Lecture 1 (feature expansions and the kernel trick): exercise set ``ex1`` and
 the checkpoints ``l1.cp1``, ``l1.cp2`` of the lecture notebook.
 
-A worked example of the question API (:mod:`kernelcourse.grading.core`): each
+A worked example of the question API (:mod:`kernelcourse.grading.model`): each
 question names the function the student writes, the package function that is
 its reference, a generator of fresh random inputs, and the mistakes we expect,
 each written as the function a student with that misconception would write.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....gradient_descent import kernel_gd_step, kernel_gradient_descent
-from ...core import Case, Diagnosis, Question, fixed_draw, inputs_unchanged, modified_input
+from ...model import Case, Diagnosis, Question, fixed_draw, inputs_unchanged, modified_input
 from ._common import _gram_problem, _stable_step
 
 

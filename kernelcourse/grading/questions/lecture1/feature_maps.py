@@ -8,7 +8,7 @@ import numpy as np
 
 from ....features import all_subsets_map, feature_dim_all_subsets
 from ....kernels import AllSubsets
-from ...core import Case, Diagnosis, Property, Question, fixed_draw
+from ...model import Case, Diagnosis, Property, Question, fixed_draw
 from ._common import _points, _shape
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....kernels import RBF, AllSubsets, is_psd
-from ...core import Case, Diagnosis, Property, Question, choice_parts, fixed_draw
+from ...model import Case, Diagnosis, Property, Question, choice_parts, fixed_draw
 from ._common import _points, _shape, _sqdist, _sym
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from math import comb
 
 from ....structured import mismatch_neighbourhood_size, spectrum_kernel
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 
 _S = "kernelcourse.structured."
 _STRUCTURED = tuple(_S + name for name in (

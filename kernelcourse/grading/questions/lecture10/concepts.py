@@ -2,7 +2,7 @@
 (ex10.q9)."""
 from __future__ import annotations
 
-from ...core import Case, Question, choice_parts
+from ...model import Case, Question, choice_parts
 from ._common import GRAPHS, STRINGS
 
 STATEMENTS = {

@@ -9,7 +9,7 @@ import numpy as np
 
 from ....structured import (is_isomorphic, product_graph, shortest_path_kernel, wl_features,
                             wl_subtree_kernel)
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from .._typed import drawn_like
 from ._common import GRAPHS, connected_graph, graph
 

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 
 from ....structured import kmer_counts, mismatch_kernel, spectrum_kernel, subsequence_pair
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from .._typed import drawn_like
 from ._common import STRINGS, random_string
 

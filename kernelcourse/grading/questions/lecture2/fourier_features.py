@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ....random_features import fourier_features, single_sample_estimate
-from ...core import Case, fixed_draw, Diagnosis, Question, choice_parts
+from ...model import Case, fixed_draw, Diagnosis, Question, choice_parts
 from ._common import _points
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....random_features import features_needed, hoeffding_bound
-from ...core import Case, fixed_draw, Diagnosis, Property, Question
+from ...model import Case, fixed_draw, Diagnosis, Property, Question
 from ._common import _points
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ....kernels import RBF
 from ....cost_model import predicted_cost
 from ....sgd import WAYS, dual_sgd_step, sgd_gram
-from ...core import Case, fixed_draw, Diagnosis, Question, inputs_unchanged, modified_input
+from ...model import Case, fixed_draw, Diagnosis, Question, inputs_unchanged, modified_input
 from ._common import _dloss, _labels, _points
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....feature_space import center_gram, center_kernel_rows, normalize_gram
-from ...core import Case, Diagnosis, Property, Question, fixed_draw
+from ...model import Case, Diagnosis, Property, Question, fixed_draw
 from ._common import _points, _poly_gram
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ....feature_space import centre_of_mass_offset, squared_distances_to_mean
 from ....kernels import RBF
-from ...core import Case, Diagnosis, Question, fixed_draw
+from ...model import Case, Diagnosis, Question, fixed_draw
 from ._common import _poly_gram, _signs
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from ....datasets import separable_with_margin
 from ....kernels import RBF, Linear
 from ....perceptron import dual_perceptron, feature_radius, margin_of, novikoff_bound
-from ...core import Case, Diagnosis, Question, fixed_draw
+from ...model import Case, Diagnosis, Question, fixed_draw
 from ._common import _signs
 
 

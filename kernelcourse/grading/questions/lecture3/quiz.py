@@ -1,7 +1,7 @@
 """Lecture 3, sections 3.2 to 3.11: what changes in feature space and what does not (ex3.q12)."""
 from __future__ import annotations
 
-from ...core import Question, choice_parts
+from ...model import Question, choice_parts
 
 
 # ===================================================================== ex3.q12

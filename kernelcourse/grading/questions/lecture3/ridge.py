@@ -6,7 +6,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....ridge import dual_ridge
-from ...core import Case, Diagnosis, Property, Question, fixed_draw
+from ...model import Case, Diagnosis, Property, Question, fixed_draw
 from ._common import _points, _targets, _solve
 
 

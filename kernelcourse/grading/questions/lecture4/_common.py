@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...question import fixed_draw
+from ...model.question import fixed_draw
 from ....kernels import Polynomial, RBF
 
 
@@ -31,7 +31,7 @@ def _gram(rng, n, d):
 
 def _fixed(cases, seed=20260):
     """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run
-    (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    (:func:`~kernelcourse.grading.model.question.fixed_draw`)."""
     return fixed_draw(cases, seed)
 
 

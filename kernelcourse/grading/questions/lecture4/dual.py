@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....dual import (dual_predict, map_linear_alpha, map_linear_dual, map_logistic_alpha, map_logistic_primal)
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import _fixed, _gram, _pm1, _points, _ratio, _sigma_lam
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from itertools import combinations
 
 from ....features import feature_dim_homogeneous, homogeneous_polynomial_map
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from ._common import _fixed, _points
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...question import fixed_draw
+from ...model.question import fixed_draw
 from ....kernels import RBF
 from ....rkhs import RKHSFunction
 
@@ -32,5 +32,5 @@ def _gamma(rng):
 
 def _fixed(cases, seed=20265, extra=None):
     """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run,
-    then ``extra()``'s cases written out (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    then ``extra()``'s cases written out (:func:`~kernelcourse.grading.model.question.fixed_draw`)."""
     return fixed_draw(cases, seed, extra)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import Case, Diagnosis, Property, Question, choice_parts
+from ...model import Case, Diagnosis, Property, Question, choice_parts
 from ._common import _fixed, _gram, _points
 
 

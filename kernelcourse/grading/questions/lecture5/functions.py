@@ -7,7 +7,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....rkhs import kernel_section
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import _f, _fixed, _gamma, _gram, _gram_divides, _points
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....rkhs import coefficient_update
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import _f, _fixed, _gamma, _gram, _points
 
 

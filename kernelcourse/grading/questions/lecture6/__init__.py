@@ -25,8 +25,8 @@ ex6.q9        kpca_transform               3     fix        6.4      fix kernel 
 No question text prints its formula: each names the quantity and the section that derives it.
 
 ex6.q4 is checked by behaviour as well as by value: its ``Phi`` is a
-:class:`~kernelcourse.grading.probes.RowSource`, read by rows only, which counts the most rows
-formed at once; the constraint :func:`~kernelcourse.grading.probes.rows_at_most` fails an answer
+:class:`~kernelcourse.grading.model.probes.RowSource`, read by rows only, which counts the most rows
+formed at once; the constraint :func:`~kernelcourse.grading.model.probes.rows_at_most` fails an answer
 that forms more than ``chunk_size`` rows at a time (it crosses to the grading worker as a probe).
 """
 from __future__ import annotations

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...question import fixed_draw
+from ...model.question import fixed_draw
 from ....kernels import RBF
 
 
@@ -21,7 +21,7 @@ def _landmark_case(rng, n, m, d=2, gamma=0.5):
 
 def _fixed(cases, seed=20266):
     """Fixed cases: ``cases`` drawn once with this lecture's own seed, the same in every run
-    (:func:`~kernelcourse.grading.question.fixed_draw`)."""
+    (:func:`~kernelcourse.grading.model.question.fixed_draw`)."""
     return fixed_draw(cases, seed)
 
 

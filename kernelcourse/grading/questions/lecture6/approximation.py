@@ -9,7 +9,7 @@ import numpy as np
 from ....kernels import RBF
 from ....nystroem import nystroem_features
 from ....random_features import fourier_features
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from ._common import _fixed, _landmark_case, _points, _sym_power
 
 

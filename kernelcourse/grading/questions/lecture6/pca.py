@@ -8,7 +8,7 @@ import numpy as np
 from ....feature_space import center_gram, center_kernel_rows
 from ....kernel_pca import explained_variance_ratio
 from ....kernels import RBF
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from ..lecture3 import _own_mean
 from ..lecture5 import _given
 from ._common import _fixed, _points

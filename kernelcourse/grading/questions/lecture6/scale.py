@@ -7,8 +7,8 @@ import numpy as np
 
 from ....ridge import primal_ridge
 from ....scaling import power_law_exponent
-from ...core import Case, Diagnosis, Question, choice_parts
-from ...probes import RowSource, formed_more_rows_than, held_more_rows_than, rows_at_most
+from ...model import Case, Diagnosis, Question, choice_parts
+from ...model.probes import RowSource, formed_more_rows_than, held_more_rows_than, rows_at_most
 from ._common import _fixed
 
 

@@ -7,7 +7,7 @@ import functools
 
 import numpy as np
 
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from .._typed import drawn_like
 
 

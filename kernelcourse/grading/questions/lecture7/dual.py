@@ -9,7 +9,7 @@ import numpy as np
 
 from ....kernels import Linear
 from ....svm import dual_objective, offset
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from .._typed import drawn_like
 from ._common import _fixed, _groups, _problem, _solved
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ....kernels import Linear
 from ....svm import dual_objective, offset, offset_interval, smo
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from .._typed import drawn_like
 from ._common import _fixed, _partial, _problem
 

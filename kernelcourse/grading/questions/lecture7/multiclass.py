@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from .._typed import drawn_like
 
 

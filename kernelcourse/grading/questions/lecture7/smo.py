@@ -8,7 +8,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....svm import pair_step
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from .._typed import drawn_like
 from ._common import _fixed, _partial, _problem
 

@@ -5,7 +5,7 @@ import functools
 
 import numpy as np
 
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 
 
 # ===================================================================== ex7.q2

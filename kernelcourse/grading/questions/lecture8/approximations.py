@@ -12,7 +12,7 @@ import numpy as np
 from scipy import linalg
 
 from ....kernels import Matern
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import GP, POSTERIOR, inputs, rough_kernel, smooth_kernel
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ....gaussian_process import log_marginal_likelihood, posterior_mean_var
 from ....kernels import RBF, Matern
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 
 
 def _points(rng, n, m, scale=1.0):

@@ -9,7 +9,7 @@ from scipy.special import expit
 
 from ....gaussian_process import gp_factor, probit_average
 from ....kernels import RBF
-from ...core import Case, Diagnosis, Question, choice_parts
+from ...model import Case, Diagnosis, Question, choice_parts
 from ._common import GP, POSTERIOR, inputs, rough_kernel
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from scipy import stats
 
 from ....gaussian_process import gp_factor, posterior_mean_var
-from ...core import Case, Diagnosis, Property, Question
+from ...model import Case, Diagnosis, Property, Question
 from ._common import GP, POSTERIOR, inputs, rough_kernel, smooth_kernel
 
 

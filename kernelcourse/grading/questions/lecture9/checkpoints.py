@@ -6,7 +6,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....mean_embeddings import hsic_from_gram, mmd2_from_gram
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import ALL_HSIC, ALL_MMD, blocks, centring
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....mean_embeddings import mmd2_biased, mmd2_from_gram
-from ...core import Case, Diagnosis, Property, Question, choice_parts
+from ...model import Case, Diagnosis, Property, Question, choice_parts
 from ._common import ALL_MMD, MMD, pooled
 
 

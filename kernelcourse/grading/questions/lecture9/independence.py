@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....kernels import RBF
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import ALL_HSIC, ALL_MMD, MMD, centring
 
 RFF = (MMD + "mmd2_rff", MMD + "rff_permutation_test", "kernelcourse.random_features.RandomFourierFeatures")

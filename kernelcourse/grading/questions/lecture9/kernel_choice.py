@@ -5,7 +5,7 @@ import numpy as np
 
 from ....kernels import RBF
 from ....mean_embeddings import pooled_median_gamma
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import ALL_MMD, MMD
 
 

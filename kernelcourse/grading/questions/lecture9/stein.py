@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import ALL_KSD
 
 

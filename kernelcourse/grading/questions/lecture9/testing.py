@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ....mean_embeddings import mmd2_from_gram
-from ...core import Case, Diagnosis, Question
+from ...model import Case, Diagnosis, Question
 from ._common import ALL_MMD, MMD, pooled
 
 

@@ -3,7 +3,7 @@
 ``kernelcourse grade PATH...`` (see :mod:`kernelcourse.__main__`) calls
 :func:`grade_paths`. How a submission is scored:
 
-1. **Intake** (:mod:`kernelcourse.grading.intake`). The parent process reads
+1. **Intake** (:mod:`kernelcourse.grading.intake.notebooks`). The parent process reads
    each notebook file as bytes, and only a regular file (no symbolic link,
    FIFO or device) under the size cap; it parses the JSON (never executing it
    and never writing to it) and picks the answer cells: code cells whose first
@@ -11,7 +11,7 @@
    wins. Nothing else in the notebook matters. A file that cannot be read or
    parsed (nested too deep, a number too long) is reported in its own row
    while the run goes on.
-2. **The assignment** (:mod:`kernelcourse.grading.assignment`) is fixed for
+2. **The assignment** (:mod:`kernelcourse.grading.gradebook.assignment`) is fixed for
    the whole run: the sets or ids given with ``--questions``, or else the one
    exercise set most submissions answer (each submission counts for the set
    most of its answer cells belong to). Every submission is graded on the same
@@ -28,21 +28,21 @@
    own (a private scratch folder), that ends with the submission and takes
    every process it left with it. For each question the
    parent draws the cases (from the instructor's secret and a fresh draw token
-   per submission and attempt, :mod:`kernelcourse.grading.draws`, the token
+   per submission and attempt, :mod:`kernelcourse.grading.command.draws`, the token
    recorded in the gradebook; or, with ``--seed``, from that seed, the same
    for every submission) and sends the answer cell's source (as IPython would run it),
    the inputs and the names the question forbids; the worker runs that one
    answer in a child process forked for it alone and returns only plain
    data as JSON, bounded in size and depth; the parent computes the expected
    values with the package's reference and compares
-   (:func:`kernelcourse.grading.scoring.score`). Nothing the worker sends is
+   (:func:`kernelcourse.grading.checking.scoring.score`). Nothing the worker sends is
    unpickled or executed. An answer that uses the course's reference (read
    in its source, or caught by a tripwire as it runs) scores 0 for it.
 4. **Failures cost their own points.** An answer that exits, crashes, loops or
    runs out of memory costs that question only; a worker that stops
    answering is killed and a fresh one takes the next question; a submission
    that overruns its own time limit keeps what it earned.
-5. **Output** (:mod:`kernelcourse.grading.gradebook`). Submissions are graded
+5. **Output** (:mod:`kernelcourse.grading.gradebook.book`). Submissions are graded
    side by side (``--jobs``); the gradebook rows keep the order of the files,
    so a parallel run's gradebook equals the serial one but for the timings.
    ``gradebook.csv`` and ``gradebook.json`` are rewritten atomically after
@@ -70,22 +70,22 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .sealed import transport
+from ..checking.scoring import LINE_LIMIT, Result, _fmt, score
+from ..gradebook.assignment import _main_set, _selected, choose_assignment
+from ..gradebook.book import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
+                              _short_names, feedback_record, summary_table, write_gradebook)
+from ..gradebook.history import archive, book_files, file_key, load_rows, merge, stamp
+from ..intake.notebooks import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE,
+                                NotebookError, _cell_source, _file_kind, _Intake, _json_depth,
+                                _read, answer_cells, bounded_json, cell_problem, clean_text,
+                                find_notebooks, python_source, read_notebook, read_submission,
+                                static_source)
+from ..model import transport
+from ..model.shortcuts import static_uses
+from ..questions import all_questions
+from ..sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
+from ..sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
 from .draws import load_secret, new_secret, new_token, question_seed, secret_file
-from .assignment import _main_set, _selected, choose_assignment
-from .gradebook import (Submission, _columns, _csv_cell, _Gradebook, _ids_of, _replace,
-                        _short_names, summary_table, write_gradebook)
-from .intake import (_CONTROL, _JSON_STRING, _MAX_DEPTH, _NOT_BRACKET, ANSWER_LINE, NotebookError,
-                     _cell_source, _file_kind, _Intake, _json_depth, _read, answer_cells,
-                     bounded_json, cell_problem, clean_text, find_notebooks, python_source,
-                     read_notebook, read_submission, static_source)
-from .handback.feedback import feedback_record
-from .handback.history import archive, book_files, file_key, load_rows, merge, stamp
-from .sealed.pool import _MAX_REPLY, Worker, WorkerDied, WorkerPool, WorkerTimeout
-from .questions import all_questions
-from .sealed.sandbox import Sandbox, TreeMemoryLimit, limits_notice, probe
-from .scoring import LINE_LIMIT, Result, _fmt, score
-from .shortcuts import static_uses
 
 __all__ = ["answer_cells", "grade_notebook", "grade_paths", "Submission", "write_gradebook",
            "find_notebooks", "read_submission", "choose_assignment", "clean_text", "DEFAULTS"]
@@ -188,7 +188,7 @@ def _grade(intake: _Intake, registry: dict, selection: list, sandbox, *, seed, q
     ``pool``: the job's :class:`WorkerPool` (reset for this submission), or None for a worker
     of its own. The cases come from ``seed`` when given, else from ``secret`` and the draw
     token ``draw`` (a fresh one for this attempt when None); ``replay`` maps a file (as
-    :func:`~kernelcourse.grading.handback.history.file_key` writes it) to the draws its
+    :func:`~kernelcourse.grading.gradebook.history.file_key` writes it) to the draws its
     gradebook row records, which are replayed."""
     start = time.monotonic()
     row = Submission(file=str(intake.path), sha256=intake.sha256)
@@ -356,11 +356,11 @@ def grade_paths(paths, *, output=".", selection=None, progress=True, stream=None
     ``assignment_name`` names the files (``gradebook-NAME.csv``...). A run into a folder
     holding that gradebook copies the old rows into the history first; with ``update`` the
     rows graded now (their questions ``selection``) are merged into it instead, each replaced
-    row kept in the history (:mod:`kernelcourse.grading.handback.history`).
+    row kept in the history (:mod:`kernelcourse.grading.gradebook.history`).
 
     The cases: with ``seed``, from that seed for every submission; else from the instructor's
     secret (``secret`` bytes, or the key file ``secret_file``, by default
-    :data:`~kernelcourse.grading.draws.SECRET_NAME` in ``output``, made once when missing) and
+    :data:`~kernelcourse.grading.command.draws.SECRET_NAME` in ``output``, made once when missing) and
     a fresh draw token per submission (``draw`` replays a recorded one). An update is a new
     attempt: it draws anew.
     """
@@ -423,7 +423,7 @@ def _resolve_secret(output, options: dict) -> str | None:
 def _recorded_draws(path) -> dict:
     """``{file: {question id: {"draw": token} or {"seed": s}}}`` from the gradebook JSON at
     ``path`` (each row's ``cases``), to replay it."""
-    from .handback.history import load_book
+    from ..gradebook.history import load_book
 
     book = load_book(Path(path))
     out = {}

@@ -12,15 +12,15 @@ import sys
 import textwrap
 from dataclasses import dataclass, field
 
-from .sealed import transport
-from .compare import format_value, full_text
-from .question import Case, Diagnosis, Question
-from .relations import relate
-from .relations.raised import explain_raised
-from .sealed.running import _short, run_answer
-from .questions import all_questions
-from .loaded import question_modules, unloaded_homes
-from .shortcuts import reason as _shortcut_reason, static_uses, tripwires, with_routes
+from ..model import transport
+from ..model.compare import format_value, full_text
+from ..model.question import Case, Diagnosis, Question
+from ..relations import relate
+from ..relations.raised import explain_raised
+from ..sealed.running import _short, run_answer
+from ..questions import all_questions
+from ..model.loaded import question_modules, unloaded_homes
+from ..model.shortcuts import reason as _shortcut_reason, static_uses, tripwires, with_routes
 
 __all__ = ["Result", "score", "evaluate", "answer_source", "credit", "case_inputs"]
 
@@ -278,7 +278,7 @@ def case_inputs(question_id: str, number: int, seed: int | None = None, show: bo
     ``(args, kwargs)``, printed in full when ``show``. The fixed cases come first and are the
     same in every run; a drawn case is the one of the latest check of the question in this
     process (or, for an instructor, of the cases drawn with ``seed``)."""
-    from .questions import get_question
+    from ..questions import get_question
 
     question = get_question(question_id)
     last = _LAST_CASES.get(question.id) if seed is None else None
@@ -308,7 +308,7 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
     with the reference, the properties and the diagnoses.
 
     ``uses``: the forbidden names the answer used (static and run-time
-    detection, :mod:`kernelcourse.grading.shortcuts`); any makes it 0 points.
+    detection, :mod:`kernelcourse.grading.model.shortcuts`); any makes it 0 points.
     ``seed``: unused (kept for callers; no verdict names a seed, a student reads it).
     The points are :func:`credit`'s: the share of the fixed cases passed.
     """

@@ -2,7 +2,7 @@
 :class:`Property` facts every right answer satisfies and the :class:`Diagnosis` of a known
 mistake.
 
-How to define a question, and what each part means, is told in :mod:`kernelcourse.grading.core`.
+How to define a question, and what each part means, is told in :mod:`kernelcourse.grading.model`.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from .sealed import transport
+from . import transport
 from .compare import conform_shape, values_match
 from .probes import Constraint
 
@@ -318,7 +318,7 @@ class Question:
         return transport.roundtrip(self.reference(*args, **kwargs))
 
     def conform(self, actual, expected):
-        """The shape policy (:func:`~kernelcourse.grading.compare.conform_shape`):
+        """The shape policy (:func:`~kernelcourse.grading.model.compare.conform_shape`):
         ``(actual, note)``, an (n, 1) answer where (n,) is asked taken as (n,), with a note."""
         return conform_shape(actual, expected)
 

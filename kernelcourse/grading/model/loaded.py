@@ -4,7 +4,7 @@ A first ``check("ex1.q1")`` loads one lecture's question modules (not the bank) 
 package modules their references use (not the estimator classes, which packages such as
 :mod:`kernelcourse.dual` hand out when first asked for, PEP 562, since they import
 scikit-learn). What is not loaded holds no object an answer could have reached without loading
-it first; so :func:`kernelcourse.grading.scoring.evaluate` arms the tripwires on the loaded
+it first; so :func:`kernelcourse.grading.checking.scoring.evaluate` arms the tripwires on the loaded
 objects only, and when the answer loads one of the modules named here (by a name in its source
 or as it runs), checks it again with everything loaded.
 """
@@ -21,7 +21,7 @@ PACKAGE = "kernelcourse"
 def question_modules() -> tuple:
     """The question modules loaded in this process (``kernelcourse.grading.questions.*``,
     instructors' files among them), by name."""
-    prefix = __name__.rsplit(".", 1)[0] + ".questions."
+    prefix = __name__.rsplit(".", 2)[0] + ".questions."
     return tuple(sorted(name for name, module in list(sys.modules.items())
                         if name.startswith(prefix) and module is not None))
 

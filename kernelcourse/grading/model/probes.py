@@ -1,14 +1,14 @@
 """Inputs that watch how an answer uses them, so a question can check a stated constraint by
 behaviour ("process Phi chunk by chunk", "leave u unchanged"), not only by the value returned.
 
-A probe is an argument of a :class:`~kernelcourse.grading.question.Case`. It travels to the
+A probe is an argument of a :class:`~kernelcourse.grading.model.question.Case`. It travels to the
 grading worker as plain data (``{"$probe": kind, "data": ...}`` in
-:mod:`~kernelcourse.grading.sealed.transport`) and is rebuilt there, in the submission's
+:mod:`~kernelcourse.grading.model.transport`) and is rebuilt there, in the submission's
 process, which keeps it: the answer's process gets a proxy that asks that process for rows
 (:mod:`~kernelcourse.grading.sealed.rowserver`), so the count is made where the answer cannot
 rewrite it, and after the call the probe's :meth:`Probe.usage` (plain data) is put in the
 outcome there. In a notebook (``check``) the answer reads the probe itself, in its own
-process. A :class:`~kernelcourse.grading.question.Constraint` of the question then reads that
+process. A :class:`~kernelcourse.grading.model.question.Constraint` of the question then reads that
 usage.
 
 :class:`RowSource` is the one probe so far: a matrix the answer may only read by rows,
@@ -18,7 +18,7 @@ once. With it, "form at most ``chunk_size`` rows of Phi at a time" is checked by
 :func:`rows_at_most`::
 
     from kernelcourse.grading import Case, Question
-    from kernelcourse.grading.probes import RowSource, rows_at_most
+    from kernelcourse.grading.model.probes import RowSource, rows_at_most
 
     def _cases(rng):
         Phi = rng.normal(size=(20, 4))
@@ -29,7 +29,7 @@ once. With it, "form at most ``chunk_size`` rows of Phi at a time" is checked by
 
 The reference receives the same kind of object (a fresh copy), so it must read it by rows as
 well. A diagnosis of the "whole matrix at once" mistake uses ``behaviour=``
-(see :class:`~kernelcourse.grading.question.Diagnosis`), e.g.
+(see :class:`~kernelcourse.grading.model.question.Diagnosis`), e.g.
 ``behaviour=formed_more_rows_than(0, lambda case: case.args[3])``.
 """
 from __future__ import annotations
@@ -51,7 +51,7 @@ class Constraint:
     ``test(usage, case) -> bool``; ``usage`` is plain data about the call: ``"modified"``
     (the positions, as strings, or keywords of the arguments the answer changed in place),
     ``"modified_names"`` (their parameter names) and ``"probes"`` (each probe argument's
-    report, see :mod:`kernelcourse.grading.probes`). ``message`` is a text or
+    report, see :mod:`kernelcourse.grading.model.probes`). ``message`` is a text or
     ``message(usage, case) -> str``. A case whose value is right but breaks a constraint
     fails with that message.
     """

@@ -25,7 +25,7 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..sealed import transport
+from ..model import transport
 
 __all__ = ["question_hash", "stamp", "book_files", "archive", "load_rows", "merge",
            "read_history"]
@@ -205,7 +205,7 @@ def load_rows(files: dict):
     """The rows of an existing gradebook as :class:`Submission` objects, and its assignment;
     a clear ValueError for a gradebook that is not one (a row without ``file``, a field of
     the wrong type)."""
-    from ..gradebook import Submission
+    from .book import Submission
 
     path = files["json"]
     book = load_book(path)

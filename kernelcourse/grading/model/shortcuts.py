@@ -214,7 +214,7 @@ def forbidden_objects(names, loaded_only: bool = False) -> dict[int, tuple[str, 
     """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
     with every route to the same computation: the other members of its :data:`ROUTES` group
     and the private helpers its code calls. ``loaded_only`` leaves out the names whose object
-    does not exist yet (:func:`~kernelcourse.grading.loaded.unloaded_home`), loading nothing."""
+    does not exist yet (:func:`~kernelcourse.grading.model.loaded.unloaded_home`), loading nothing."""
     found = {}
     for name in with_routes(names):
         if loaded_only and unloaded_home(name):
@@ -252,7 +252,7 @@ def grader_objects() -> dict[int, tuple[str, object]]:
 def _find_grader_objects(modules) -> dict[int, tuple[str, object]]:
     import types
 
-    from . import questions
+    from .. import questions
 
     builder = __name__.rsplit(".", 1)[0] + ".question"   # where choice_parts builds references
 
@@ -501,7 +501,7 @@ def seal_process() -> None:
     namespaces), not from it."""
     _no_exec_seccomp()
     here = globals().get("__file__")
-    prefix = (os.path.dirname(os.path.dirname(os.path.realpath(here))) + os.sep) if here else None
+    prefix = (os.path.realpath(here).rsplit(os.sep, 3)[0] + os.sep) if here else None  # kernelcourse/
 
     def _inside(path) -> bool:
         if prefix is None:

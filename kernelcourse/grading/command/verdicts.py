@@ -1,6 +1,6 @@
 """The verdict table: every diagnosis of a question run as an answer under many seeds.
 
-A verdict must not depend on luck (:func:`~kernelcourse.grading.scoring.credit`): an answer
+A verdict must not depend on luck (:func:`~kernelcourse.grading.checking.scoring.credit`): an answer
 with a named mistake fails a fixed case, so it earns the same points in every seed, and it is
 named by its own diagnosis. :func:`mistake_verdicts` runs one question's mistakes;
 :func:`verdict_table` writes the table of a set (``tools/verdict_table.py ex1`` prints it), one
@@ -49,7 +49,7 @@ def mistake_verdict(question, diagnosis, results) -> MistakeVerdict:
 
 def mistake_verdicts(question, seeds=range(20)) -> list[MistakeVerdict]:
     """Every diagnosis's ``mistake`` graded as the answer under each seed."""
-    from .scoring import evaluate
+    from ..checking.scoring import evaluate
 
     return [mistake_verdict(question, diagnosis,
                             [evaluate(question, diagnosis.mistake, seed, detect_shortcuts=False)
@@ -66,7 +66,7 @@ def _points(values) -> str:
 
 def verdict_table(set_names, seeds=range(20)) -> str:
     """The table of every question of the sets named (``["ex1", "l1"]``), as text."""
-    from .questions import all_questions
+    from ..questions import all_questions
 
     seeds = list(seeds)
     lines = [f"every diagnosis's mistake graded as the answer under {len(seeds)} seeds "

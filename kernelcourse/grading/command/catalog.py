@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .questions import all_questions
+from ..questions import all_questions
 
 __all__ = ["kinds_table", "formula_printed", "kind_counts"]
 

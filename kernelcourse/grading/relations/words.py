@@ -2,7 +2,7 @@
 answer's values and the expected ones: "every value is twice the expected one"."""
 from __future__ import annotations
 
-from .compare import format_value
+from ..model.compare import format_value
 import numpy as np
 
 __all__ = ["message_of", "ordinal", "POWER_WORDS"]

@@ -1,4 +1,4 @@
-"""Questions that check themselves: the definition API and ``check``.
+"""The question model: how a question is defined, and how a check judges an answer by it.
 
 Every answer in the course is a **function** the student writes. A question
 knows the package's reference implementation of that function and how to draw
@@ -40,7 +40,7 @@ The parts:
     ``fixed_cases()`` the cases graded in every run whatever the seed, before
     the drawn ones (each marked ``Case.fixed``; ``fixed_draw(cases, seed,
     extra=...)`` builds them from one constant draw plus edge cases written
-    out). **Partial credit** (:func:`~kernelcourse.grading.scoring.credit`):
+    out). **Partial credit** (:func:`~kernelcourse.grading.checking.scoring.credit`):
     the points are split evenly over the fixed cases, and an answer earns the
     share of each fixed case it passes; the drawn cases can only find more: an
     answer that passes every fixed case but fails a drawn one earns the share
@@ -56,7 +56,7 @@ The parts:
     package functions and classes whose use would answer the question (dotted
     names such as ``"kernelcourse.features.all_subsets_map"``): an answer that
     uses one, or the grader's own reference answers, scores 0 with the reason
-    (see :mod:`kernelcourse.grading.shortcuts`). With
+    (see :mod:`kernelcourse.grading.model.shortcuts`). With
     ``compare_reference=False`` only the properties decide (for answers that
     are right in many ways, such as a witness that a matrix is not PSD); the
     reference then only serves the messages.
@@ -81,7 +81,7 @@ The parts:
     ``detect(actual, case) -> bool`` replaces the match where many outputs
     reveal the same mistake (``mistake`` is still required: the tests use it).
 ``kind``, ``section``, ``hints``
-    ``kind`` is one of :data:`~kernelcourse.grading.question.KINDS` (formula, derive, predict,
+    ``kind`` is one of :data:`~kernelcourse.grading.model.question.KINDS` (formula, derive, predict,
     witness, fix, parameter, choice); only "formula" prints the formula it asks for.
     ``section`` is the syllabus number the question points to. ``hints`` are tiers, a nudge
     first; ``hint(id)`` in a notebook prints the next, and from the second failed check on each
@@ -91,7 +91,7 @@ The parts:
 ``constraints`` (:class:`Constraint`)
     Rules about *how* the answer works, checked by behaviour after each call: the arguments
     are compared after the call (``inputs_unchanged()``: nothing modified in place), and
-    probe arguments report how they were used (:mod:`kernelcourse.grading.probes`:
+    probe arguments report how they were used (:mod:`kernelcourse.grading.model.probes`:
     ``RowSource`` and ``rows_at_most`` for "chunk by chunk"). A right value that breaks a
     constraint fails the case with the constraint's message; ``Diagnosis(behaviour=...)``
     (e.g. ``modified_input("u")``) names such a mistake.
@@ -118,52 +118,46 @@ a word; only a very long failure description is shortened, after a word.
 ``tests/test_grading_questions.py`` sweeps every registered question: its
 reference scores full marks, a stub is "not attempted", each diagnosis fires
 on its own ``mistake`` and none on the reference's answer, and the cases are
-plain data that depend on the seed. :func:`evaluate` runs one check without
-printing (``evaluate(question, function, seed)`` returns a :class:`Result`).
+plain data that depend on the seed. :func:`~kernelcourse.grading.checking.scoring.evaluate` runs one
+check without printing (``evaluate(question, function, seed)`` returns a
+:class:`~kernelcourse.grading.checking.scoring.Result`).
 
 Fair to honest answers: an honest form of the type asked counts as that type
-(:func:`~kernelcourse.grading.compare.values_match`): where a bool is asked, a ``numpy.bool_``
+(:func:`~kernelcourse.grading.model.compare.values_match`): where a bool is asked, a ``numpy.bool_``
 or a 0-d boolean array; where an int is asked, a NumPy integer or a 0-d integer array; where an
 option letter is asked, the letter in either case with blanks around it. The comparison's
 tolerance follows the answer's dtype (a float32 answer is compared to within 32 float32 units in the last place of the largest expected entry,
-:func:`~kernelcourse.grading.compare.dtype_tolerance`), and one shape policy holds everywhere
-(:func:`~kernelcourse.grading.compare.conform_shape`): an answer whose shape differs from the
+:func:`~kernelcourse.grading.model.compare.dtype_tolerance`), and one shape policy holds everywhere
+(:func:`~kernelcourse.grading.model.compare.conform_shape`): an answer whose shape differs from the
 expected one only by axes of length 1, such as ``(n, 1)`` where ``(n,)`` is asked, is accepted
 with a note that names both shapes; any other shape fails with a message naming both. A verdict
 line too long gives the inputs' place to the call that prints them, never cuts the diagnosis.
 
 Answers are judged on plain data only: the value an answer returns goes
-through :mod:`kernelcourse.grading.sealed.transport` before it is compared, both here
+through :mod:`kernelcourse.grading.model.transport` before it is compared, both here
 and in the grading command (which runs answers in a worker process and compares
 in the parent), so both give the same verdict.
 
-The parts live in their own modules, all importable from here:
-:mod:`~kernelcourse.grading.question` (``Question``, ``Case``, ``Diagnosis``,
-``Property``), :mod:`~kernelcourse.grading.compare` (``values_match``,
-``format_value``), :mod:`~kernelcourse.grading.sealed.running` (``run_answer``,
-``time_limit``), :mod:`~kernelcourse.grading.scoring` (``Result``, ``score``,
-``evaluate``) and :mod:`~kernelcourse.grading.session` (``check``,
-``reset_session``, ``session_points``: the one session of this process).
+Of ``grading/``'s other rooms this one imports only the question registry (which finds the
+question modules by itself); the rooms above stand on it. The parts:
+:mod:`~kernelcourse.grading.model.question` (``Question``, ``Case``, ``Diagnosis``,
+``Property``), :mod:`~kernelcourse.grading.model.compare` (``values_match``,
+``format_value``), :mod:`~kernelcourse.grading.model.probes` (inputs that watch how an answer
+uses them), :mod:`~kernelcourse.grading.model.transport` (cases and answers as plain data),
+:mod:`~kernelcourse.grading.model.shortcuts` (no reference shortcut) and
+:mod:`~kernelcourse.grading.model.loaded` (what a first check left unloaded). The question API's
+names import from here and from :mod:`kernelcourse.grading`.
 """
 from __future__ import annotations
 
-from .sealed import transport
-from .compare import _arrays_match, _numeric_sequence, format_value, values_match
-from .question import (_ID_PATTERN, Case, Constraint, Diagnosis, Property, Question,
-                       choice_diagnoses, choice_parts, fixed_draw, inputs_unchanged, modified_input)
-from .sealed.running import QuestionTimeout, _short, run_answer, time_limit
-from .scoring import (Result, _describe_inputs, _fmt, answer_source, case_inputs, credit, evaluate,
-                      score)
-from .session import _CALLS, _SESSION, _next_seed, check, hint, reset_session, session_points
-from .shortcuts import ReferenceUsed, reason as _shortcut_reason, static_uses, tripwires
+from .compare import format_value, values_match
+from .question import (Case, Constraint, Diagnosis, Property, Question, choice_diagnoses,
+                       choice_parts, fixed_draw, inputs_unchanged, modified_input)
 
 __all__ = [
     "Case",
-    "case_inputs",
-    "credit",
     "Constraint",
     "Diagnosis",
-    "hint",
     "choice_diagnoses",
     "choice_parts",
     "fixed_draw",
@@ -171,13 +165,6 @@ __all__ = [
     "modified_input",
     "Property",
     "Question",
-    "Result",
-    "check",
-    "evaluate",
-    "run_answer",
-    "score",
     "values_match",
     "format_value",
-    "reset_session",
-    "session_points",
 ]

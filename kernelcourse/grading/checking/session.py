@@ -9,10 +9,10 @@ hint tiers were shown. :func:`reset_session` forgets all of it.
 **Hints.** A question's ``hints`` are tiers, a nudge first. ``hint("ex1.q4")`` prints the next
 tier at each call; from the second failed check of a question on, each failed check prints the
 next tier not yet shown. When the check names the mistake and its diagnosis has a hint of its
-own (:attr:`~kernelcourse.grading.question.Diagnosis.hint`), that hint follows it instead, from
+own (:attr:`~kernelcourse.grading.model.question.Diagnosis.hint`), that hint follows it instead, from
 the first failed check on.
 
-**What check() prints** (:meth:`~kernelcourse.grading.scoring.Result.block`): a passed or
+**What check() prints** (:meth:`~kernelcourse.grading.checking.scoring.Result.block`): a passed or
 untouched answer, one line; a failed one, a short block: the verdict and the points, the
 failing case's inputs once, expected and got, the likely mistake and the hint. No seed: the
 cases of the latest check are kept here, so ``case_inputs(id, n)`` prints a drawn case.
@@ -36,7 +36,7 @@ import sys
 import zlib
 from typing import Any
 
-from .sealed.running import QuestionTimeout, _short
+from ..sealed.running import QuestionTimeout, _short
 from .scoring import Result, _fmt, _wrap, evaluate
 
 __all__ = ["check", "hint", "reset_session", "session_points"]
@@ -84,7 +84,7 @@ def _hint_text(question) -> str | None:
 
 def hint(question_id: str) -> None:
     """Print the next hint tier of a question (a nudge first, then stronger ones)."""
-    from .questions import get_question
+    from ..questions import get_question
 
     question = get_question(question_id)
     text = _hint_text(question)
@@ -179,7 +179,7 @@ def check(question_id: str, answer: Any = _NOT_GIVEN) -> None:
     >>> check("l1.cp1")   # doctest: +SKIP
     l1.cp1 all-subsets kernel: passed all 4 cases, 2/2 points (so far 2/4 in l1)
     """
-    from .questions import get_question, set_questions
+    from ..questions import get_question, set_questions
 
     _install_hook()
     question = get_question(question_id)

@@ -36,7 +36,7 @@ __all__ = ["student_source", "student_notebook", "student_name", "handing_in_cel
            "stale_notebooks", "SOURCE_DIR", "STUDENT_DIR", "STUDENT_SUFFIX"]
 
 # the course folder: the one holding this package (an editable install), else the current one
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]   # the repository: kernelcourse/grading/command/pipeline.py
 if not (ROOT / "exercises").is_dir():
     ROOT = Path.cwd()
 SOURCE_DIR = ROOT / "exercises" / "source"
@@ -114,7 +114,7 @@ def _hint_for(source: str) -> str:
     match = ANSWER.match(first)
     if not match:
         return DEFAULT_HINT
-    from .questions import get_question
+    from ..questions import get_question
     given = any(STUB.match(line) for line in source.split("\n"))
     return stub_message(get_question(match.group(1)).id, given)
 
@@ -220,7 +220,7 @@ def build(paths=None, *, execute: bool = True, student_dir=None, log=print) -> l
 
 
 def _execute(path: Path, log) -> None:
-    from .._execute import execute_notebook
+    from ..._execute import execute_notebook
 
     _, seconds = execute_notebook(path)
     log(f"executed {path} in {seconds:.1f} s")

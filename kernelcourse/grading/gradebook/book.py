@@ -7,7 +7,7 @@ errors and the seconds taken, and how each question's cases were drawn (the draw
 the instructor's seed); the JSON also records the assignment, the key file's name (never the
 secret) and the sandbox. The gradebook is the instructor's: no student-facing output copies a
 token or a seed from it.
-Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.clean_text`),
+Text that came from a submission is escaped (:func:`~kernelcourse.grading.intake.notebooks.clean_text`),
 and no CSV field can pass for a spreadsheet formula.
 """
 from __future__ import annotations
@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .assignment import _selected
-from .intake import clean_text
-from .questions import all_questions
-from .scoring import _fmt
+from ..intake.notebooks import clean_text
+from ..questions import all_questions
+from ..checking.scoring import _fmt
 
-__all__ = ["Submission", "write_gradebook", "summary_table"]
+__all__ = ["Submission", "feedback_record", "write_gradebook", "summary_table"]
 
 
 @dataclass
@@ -42,7 +42,7 @@ class Submission:
     details: dict = field(default_factory=dict)
     # what the feedback pages and the class report read (kernelcourse.grading.handback.feedback)
     feedback: dict = field(default_factory=dict)
-    # the stamp of the run that graded the row (kernelcourse.grading.handback.history)
+    # the stamp of the run that graded the row (kernelcourse.grading.gradebook.history)
     version: str = ""
     seed: int | None = None
     graded_at: str = ""
@@ -68,6 +68,27 @@ class Submission:
                 "regraded": self.regraded, "cases": self.cases,
                 "question_seeds": self.question_seeds, "draws": self.draws,
                 "failed_regrades": self.failed_regrades}
+
+
+def feedback_record(result) -> dict:
+    """The plain fields of a :class:`~kernelcourse.grading.checking.scoring.Result` a page needs."""
+    q = result.question
+    diagnosis = result.diagnosis
+    return {"status": result.status, "points": round(float(result.points), 4),
+            "possible": q.points, "n_passed": result.n_passed, "n_cases": result.n_cases,
+            "detail": clean_text(result.detail, 600),
+            # the failing case's inputs in full (the call that prints them would need the
+            # grader's cases, which no student has)
+            "inputs": clean_text(getattr(result, "full_inputs", "") or "", 4000),
+            # a true-or-false question: each wrong statement and why it is wrong
+            "statements": [{"statement": clean_text(st, 200), "right": bool(ok),
+                            "message": clean_text(message, 600)}
+                           for st, ok, _, message in getattr(result, "statements", [])],
+            "diagnosis": diagnosis.name if diagnosis is not None else "",
+            "diagnosis_message": diagnosis.message if diagnosis is not None else "",
+            # "relation" when no named mistake matched and the message says how the values
+            # relate to the expected ones (grading/relations/); the page words it so
+            "diagnosis_found_by": getattr(diagnosis, "found_by", "") if diagnosis else ""}
 
 
 def _csv_cell(text) -> str:

@@ -13,9 +13,9 @@ __all__ = ["check_question"]
 
 def check_question(q, seeds=(0, 1, 2)) -> list[str]:
     """The problems of question ``q`` (an empty list when it is ready to use)."""
-    from .sealed import transport
-    from .scoring import evaluate
-    from .shortcuts import forbidden_objects
+    from ..model import transport
+    from ..checking.scoring import evaluate
+    from ..model.shortcuts import forbidden_objects
 
     problems = []
     try:

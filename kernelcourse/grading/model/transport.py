@@ -1,4 +1,5 @@
-"""Plain data in and out of a grading worker, as JSON text.
+"""Plain data: a question's cases and an answer's values as JSON text, the one form they take
+in and out of a grading worker, in the comparison of ``check`` and in the gradebook's hashes.
 
 The grader never unpickles anything a submission produced. Inputs and answers
 travel as JSON, with a few tags for the types JSON lacks:
@@ -16,7 +17,7 @@ list                a JSON list
 set, frozenset      ``{"$set": [...]}`` / ``{"$frozenset": [...]}``
 dict                ``{"$dict": [[key, value], ...]}``
 a probe             ``{"$probe": kind, "data": ...}``: an input that records how
-                    the answer uses it (:mod:`~kernelcourse.grading.probes`);
+                    the answer uses it (:mod:`~kernelcourse.grading.model.probes`);
                     rebuilt only where asked (``decode(..., probes=True)``, the
                     worker reading its cases), refused in an answer's value
 ==================  ==========================================================
@@ -70,7 +71,7 @@ def encode(obj, _depth: int = 0):
         return {tag: [encode(v, _depth + 1) for v in obj]}
     if isinstance(obj, dict):
         return {"$dict": [[encode(k, _depth + 1), encode(v, _depth + 1)] for k, v in obj.items()]}
-    from ..probes import Probe
+    from .probes import Probe
     if isinstance(obj, Probe):
         return {"$probe": obj.kind, "data": encode(obj.spec(), _depth + 1)}
     raise UnsupportedValue(
@@ -123,7 +124,7 @@ def decode(obj, _depth: int = 0, probes: bool = False):
     if "$tuple" in obj:
         return tuple(decode(v, _depth + 1, probes) for v in obj["$tuple"])
     if "$probe" in obj:
-        from ..probes import PROBES
+        from .probes import PROBES
         if not probes or obj["$probe"] not in PROBES:
             raise UnsupportedValue("a probe is an input of the grader, not a value")
         return PROBES[obj["$probe"]].from_spec(decode(obj.get("data"), _depth + 1))
