@@ -33,11 +33,17 @@ def _inject(page) -> None:
         page.evaluate(axe_script())
 
 
-def axe_violations(page, impacts=BLOCKING, rules: dict | None = None) -> list[dict]:
+def axe_violations(page, impacts=BLOCKING, rules: dict | None = None,
+                   selectors: dict | None = None) -> list[dict]:
     """axe-core's violations on ``page`` at the given impacts: a list of dicts with ``id``,
     ``impact``, ``help`` and ``nodes`` (each with its ``target`` selector and ``html``).
-    ``rules`` may switch rules off, e.g. ``{"region": {"enabled": False}}``."""
+    ``rules`` may switch rules off, e.g. ``{"region": {"enabled": False}}``; ``selectors``
+    narrows the elements a rule looks at, e.g. ``{"color-contrast": "*:not(.seen)"}`` (for
+    this page: axe-core is injected anew into the next)."""
     _inject(page)
+    if selectors:
+        page.evaluate("rules => axe.configure({rules})",
+                      [{"id": rule, "selector": selector} for rule, selector in selectors.items()])
     options = {"resultTypes": ["violations"]}
     if rules:
         options["rules"] = rules

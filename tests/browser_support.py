@@ -88,8 +88,10 @@ class LabServer:
     and ``root`` the folder the server serves.
     """
 
-    def __init__(self, notebooks: list[Path], workdir: Path, startup_timeout: float = 60.0):
+    def __init__(self, notebooks: list[Path], workdir: Path, startup_timeout: float = 60.0,
+                 env: dict[str, str] | None = None):
         self.notebooks = [Path(nb) for nb in notebooks]
+        self.env = dict(env or {})   # variables for the server, and so for its kernels
         self.workdir = Path(workdir)
         self.root = self.workdir / "root"
         self.startup_timeout = startup_timeout
@@ -130,6 +132,7 @@ class LabServer:
         env.update(JUPYTER_CONFIG_DIR=str(dirs["config"]), JUPYTER_DATA_DIR=str(dirs["data"]),
                    JUPYTER_RUNTIME_DIR=str(dirs["runtime"]), IPYTHONDIR=str(dirs["ipython"]),
                    JUPYTER_PLATFORM_DIRS="0", PYTHONUNBUFFERED="1")
+        env.update(self.env)
         return env
 
     # -- start / stop --------------------------------------------------------------

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from kernelcourse._execute import KERNEL_ENV
 from browser_support import (INSTALL_HINT, LabBrowser, LabServer, find_chromium,
                              running_under_ci)
 
@@ -39,6 +40,12 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")
                    if not p.name.startswith("00_"))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+#: the kernels' environment: the one the notebooks are executed and compared in (BLAS on one
+#: thread, so no BLAS threads spin against the notebook's own work and the tests beside it on
+#: a busy machine; a fixed hash seed), except that lecture 2's cost widget keeps its real
+#: workers, as a student's kernel does
+LAB_KERNEL_ENV = {k: v for k, v in KERNEL_ENV.items() if k != "KERNELCOURSE_COST_PROCESSES"}
 
 # slow too: each test drives JupyterLab for 15 to 70 s on a quiet machine, so the quick loop
 # (`-m "not slow"`) leaves them to the full run
@@ -78,7 +85,7 @@ def lab(request, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("jupyterlab")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    server = LabServer(NOTEBOOKS, workdir).launch()   # Chromium starts while it does
+    server = LabServer(NOTEBOOKS, workdir, env=LAB_KERNEL_ENV).launch()   # Chromium starts meanwhile
     try:
         with sync_playwright() as playwright:
             browser = LabBrowser(playwright, server, chromium, workdir / "chromium-profile")

@@ -8,7 +8,9 @@ exercise sets. The browser test (marked ``browser``) opens every page with no ne
 network namespace of its own (``unshare -n``, when run as root) and with every request that
 is not for the loopback aborted and recorded by Playwright's routing; it asserts that no
 request left the machine, every image loaded, no formula shows a MathJax error, and axe-core
-finds no serious or critical violation. Its screenshots go to ``test-artifacts/site/``.
+finds no serious or critical violation (its colour-contrast rule looks at the first code token
+of each kind on a page, whose colours the others share; a self-test shows a pale token among
+repeated ones is still found). Its screenshots go to ``test-artifacts/site/``.
 """
 from __future__ import annotations
 
@@ -166,6 +168,9 @@ def test_every_page_offline_in_chromium(site, tmp_path):
                f"{len(report['left'])} requests left the machine, "
                f"{len(report['failed'])} failed on the loopback "
                f"(and {len(report['axe_fetch_failed'])} of axe-core's own style-sheet fetches)",
+               f"colour contrast of {sum(f['code_tokens']['checked'] for f in pages.values())} "
+               f"code tokens, the first of each kind on its page, of "
+               f"{sum(f['code_tokens']['tokens'] for f in pages.values())}",
                f"{report['seconds']:.0f} s in the browser ("
                + ", ".join(f"{k} {v:.1f} s" for k, v in report.get("timing", {}).items()) + ")"]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -179,6 +184,40 @@ def test_every_page_offline_in_chromium(site, tmp_path):
         assert facts["raw_math"] == 0, f"{rel}: math left as raw TeX"
         assert facts["mathjax"], f"{rel}: MathJax did not load"
         assert facts["launch"], f"{rel}: no Binder launch link"
+        tokens = facts["code_tokens"]
+        assert 0 < tokens["checked"] <= tokens["tokens"] or tokens["tokens"] == 0, (rel, tokens)
         from axe_support import describe
         assert facts["axe"] == [], f"{rel}: axe-core:\n{describe(facts['axe'])}"
     assert pages["notebooks/07_support_vector_machines.html"]["math"] > 20
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_the_contrast_check_still_sees_a_pale_token_among_repeated_ones(tmp_path):
+    """The site check looks at the first code token of each kind only (the others share its
+    colours): a token of a repeated class given a pale colour of its own, and pale text
+    outside the code, are still found."""
+    from browser_support import INSTALL_HINT, find_chromium, running_under_ci
+    from site_check import check_site
+
+    if find_chromium() is None:
+        if running_under_ci():
+            pytest.fail(f"no Chromium under CI: {INSTALL_HINT}")
+        pytest.skip(f"no Chromium: {INSTALL_HINT}")
+    page = tmp_path / "notebooks" / "pale.html"
+    page.parent.mkdir()
+    page.write_text(
+        '<!DOCTYPE html><html lang="en"><head><title>Pale</title></head><body><main><h1>Pale</h1>'
+        '<div class="cell_input"><div class="highlight"><pre><span class="k">for</span> '
+        '<span class="n">x</span> <span class="k">in</span> <span class="n">xs</span>: '
+        '<span class="k" style="color: #e8e8e8">pass</span></pre></div></div>'
+        '<p>Readable text, and <span style="color: #eeeeee">pale text</span>.</p>'
+        '</main></body></html>', encoding="utf-8")
+    report = check_site(tmp_path)
+    facts = report["pages"]["notebooks/pale.html"]
+    # five tokens: 'for', 'x', the pale 'pass' are looked at; the second 'k' and 'n' are not
+    assert facts["code_tokens"] == {"tokens": 5, "checked": 3}, facts["code_tokens"]
+    contrast = [v for v in facts["axe"] if v["id"] == "color-contrast"]
+    assert contrast, facts["axe"]
+    found = sorted(n["html"] for n in contrast[0]["nodes"])
+    assert len(found) == 2 and "pass" in found[0] + found[1] and "pale text" in found[0] + found[1], found

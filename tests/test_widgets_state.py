@@ -1,17 +1,21 @@
-"""A widget's picture is a function of its controls' values, never of the history of moves.
+"""A widget's picture is a function of its controls' values, never of the history of moves,
+and it is legible at the extremes of every control.
 
 For every widget of every lecture (found by :func:`kernelcourse.widgets.widget_builders`,
-so a new lecture's widgets join by themselves), one widget is moved control by control
-along a path of several values (both ends of every slider, every option) and a fresh
-widget is moved straight to the same final values; both pictures must equal, up to
+so a new lecture's widgets join by themselves), one widget is moved control by control along
+a path: each control in turn through its extremes (both ends of a slider, every option of a
+selection, both states of a check box) with the others at their defaults, then back to its
+default; then every control to a value inside its range (:func:`widget_paths.final_value`).
+A fresh widget is moved straight to the same final values; both pictures must equal, up to
 anti-aliasing, the fresh widget's figure drawn anew from scratch at those values (so a
-background kept from the first state, as blitting keeps it, cannot hide in both). The pictures after the moves are saved in ``test-artifacts/widget-states/``.
+background kept from an earlier state, as blitting keeps it, cannot hide in both). The
+pictures after the moves are saved in ``test-artifacts/widget-states/``.
 
-Every widget is also legible at the extremes of its controls (issue 22): each slider at
-its min and at its max, each option of a selection, one control at a time with the others
-at their defaults, the figure passes :func:`widget_checks.legibility_problems` and no
-line of the printed readout is longer than the readout width (so the page never breaks
-inside a number). Those pictures are saved in ``test-artifacts/widget-extremes/``.
+At each extreme of the path (issue 22: one control at an extreme, the others at their
+defaults) the figure passes :func:`widget_checks.legibility_problems` and no line of the
+printed readout is longer than the readout width (so the page never breaks inside a
+number); so does the fresh widget at the final values. The pictures at the extremes are
+saved in ``test-artifacts/widget-extremes/``.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ import pytest
 from kernelcourse.widgets import READOUT_WIDTH, widget_builders
 
 from widget_checks import legibility_problems
-from widget_paths import extremes, final_value, history
+from widget_paths import extremes, final_value
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "test-artifacts" / "widget-states"
@@ -76,11 +80,6 @@ def deterministic_costs(monkeypatch):
     monkeypatch.setattr(lecture2, "DEFAULT_COST_PROCESSES", 0, raising=False)
 
 
-#: the fresh widget of the state test, moved back to its defaults once that test has passed:
-#: the legibility test below starts from it instead of building a third widget
-_BUILT: dict = {}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(BUILDERS))
 def test_the_picture_depends_on_the_state_not_on_the_history(name, request):
@@ -90,9 +89,25 @@ def test_the_picture_depends_on_the_state_not_on_the_history(name, request):
     moved = build()
     defaults = {key: c.value for key, c in moved.controls.items()}
     finals = {key: final_value(c) for key, c in moved.controls.items()}
+    illegible = {}
+    EXTREMES.mkdir(parents=True, exist_ok=True)
+    # the path: each control through its extremes, the others at their defaults (where the
+    # picture must be legible), and back to its default
     for key, control in moved.controls.items():
-        for value in history(control):
-            control.value = value
+        for value in extremes(control):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                control.value = value
+            state = f"{key}={value}"
+            (EXTREMES / f"{name}.{state}.png").write_bytes(moved.view.image.value)
+            found = legibility_problems(moved.view.fig)
+            found += [f"the readout line {line!r} is longer than {READOUT_WIDTH} characters"
+                      for line in printed.getvalue().splitlines() if len(line) > READOUT_WIDTH]
+            if found:
+                illegible[state] = found
+        with contextlib.redirect_stdout(io.StringIO()):
+            control.value = defaults[key]
+    assert {k: c.value for k, c in moved.controls.items()} == defaults
     for key, control in moved.controls.items():       # every control at its final value
         control.value = finals[key]
     fresh = build()
@@ -112,48 +127,10 @@ def test_the_picture_depends_on_the_state_not_on_the_history(name, request):
             w.costs.close()
     assert_same_picture(moved_png, drawn, f"{name} moved along a path to {finals}")
     assert_same_picture(fresh_png, drawn, f"{name} moved straight to {finals}")
-    # legible at the final values: fonts >= 9 pt, nothing clipped or overlapping, every
-    # axis labelled, no legend over the data
+    # legible at every extreme and at the final values: fonts >= 9 pt, nothing clipped or
+    # overlapping, every axis labelled, no legend over the data
+    assert illegible == {}
     assert legibility_problems(fresh.view.fig) == []
-    with contextlib.redirect_stdout(io.StringIO()):
-        for key, control in fresh.controls.items():
-            control.value = defaults[key]
-    _BUILT[name] = (fresh, defaults)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", list(BUILDERS))
-def test_the_picture_is_legible_at_both_ends_of_every_control(name, request):
-    if name == "lecture2.cost_widget":
-        request.getfixturevalue("deterministic_costs")
-    # the state test's widget back at its defaults (the picture depends on the state only,
-    # which that test asserts), else a new one
-    widget, defaults = _BUILT.pop(name, (None, None))
-    if widget is None:
-        widget = BUILDERS[name]()
-        defaults = {key: c.value for key, c in widget.controls.items()}
-    assert {key: c.value for key, c in widget.controls.items()} == defaults
-    problems = {}
-    EXTREMES.mkdir(parents=True, exist_ok=True)
-    try:
-        for key, control in widget.controls.items():
-            for value in extremes(control):
-                printed = io.StringIO()
-                with contextlib.redirect_stdout(printed):
-                    control.value = value
-                state = f"{key}={value}"
-                (EXTREMES / f"{name}.{state}.png").write_bytes(widget.view.image.value)
-                found = legibility_problems(widget.view.fig)
-                found += [f"the readout line {line!r} is longer than {READOUT_WIDTH} characters"
-                          for line in printed.getvalue().splitlines() if len(line) > READOUT_WIDTH]
-                if found:
-                    problems[state] = found
-                with contextlib.redirect_stdout(io.StringIO()):
-                    control.value = defaults[key]
-    finally:
-        if hasattr(widget, "costs"):
-            widget.costs.close()
-    assert problems == {}
 
 
 def test_every_lecture_of_1_to_6_has_its_widgets_found():

@@ -1,8 +1,6 @@
-"""Paths of control values for the widget tests and the widget benchmark.
-
-For every control of a widget: its two ends and a value inside (sliders), or each of
-its options (dropdowns, toggles, selection sliders), or both states (check boxes);
-:func:`extremes` lists the states the legibility test visits.
+"""Control values for the widget-state test: for every control of a widget, its two ends
+(sliders), each of its options (dropdowns, toggles, selection sliders) or both states (check
+boxes), which :func:`extremes` lists, and a value inside its range (:func:`final_value`).
 """
 from __future__ import annotations
 
@@ -49,7 +47,7 @@ def extremes(control) -> list:
 
 def final_value(control):
     """A value other than the start, inside the range: where both widgets of the
-    state-not-history test end."""
+    state-not-history test end (after the moved one's path through the extremes)."""
     if hasattr(control, "min") and hasattr(control, "max"):
         for frac in (0.37, 0.63, 0.2):
             v = _on_grid(control, control.min + frac * (control.max - control.min))
@@ -65,12 +63,3 @@ def final_value(control):
     if isinstance(control.value, bool):
         return not control.value
     return control.value
-
-
-def history(control) -> list:
-    """A path of several values ending at :func:`final_value`: both ends, a value inside."""
-    final = final_value(control)
-    path = ends(control)[::-1] + ends(control)
-    if hasattr(control, "options"):
-        path = _options(control)[::-1] + path
-    return path + [final]
