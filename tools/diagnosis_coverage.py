@@ -341,7 +341,7 @@ def main(argv=None) -> int:
         counts = defaultdict(lambda: defaultdict(int))
         for question in questions:
             for description, answer, words in second_order_answers(question, args.second_order):
-                verdict, result = judge_other(question, answer, words)
+                verdict, result = judge_other(question, answer, words, description)
                 counts[question.set_name][verdict] += 1
                 if args.verbose and verdict != "passes":
                     said = result.diagnosis.message if result.diagnosis else ""
@@ -363,13 +363,24 @@ def main(argv=None) -> int:
     return 0
 
 
-def judge_other(question, answer, words):
+def judge_other(question, answer, words, description=""):
     """:func:`judge_mutant` for an answer that is no single mutant of the audit: a slip named
     is right when its words are one of ``words`` (the two changes of a second-order mutant,
     each ``(specific, general, coarse)``), equivalent when they are not but a matched mutant
     gives the answer's values on every case of seeds 0-2 (the same program), and with no
-    ``words`` (an answer written by hand) right in that case alone."""
+    ``words`` (an answer written by hand) right in that case alone. Words read from an
+    error are judged against the kinds of the two changes (:func:`mutation_tags`); for an
+    answer written by hand they cannot be, and count as "raised"."""
     verdict, result = judge_mutant(question, answer)
+    if verdict in ("raised heard", "raised wrong"):
+        # the error's words against the kinds of the two changes (none for an answer written
+        # by hand: its words cannot be judged here, counted as raised)
+        tags = set().union(*(mutation_tags(part) for part in description.split("  +  "))) \
+            if words else set()
+        d = result.diagnosis
+        ok = d.key[1] in tags and all(_raised_key(question, answer, s) == d.key
+                                      for s in (1, 2, 3))
+        verdict = "raised heard" if ok else ("raised wrong" if words else "raised")
     if verdict.startswith("mutant") and words is not None:
         if any(_mutant_right(result.diagnosis, w) for w in words):
             verdict = "mutant right"

@@ -25,13 +25,13 @@ import ast
 import copy
 import functools
 import inspect
-import types
+import sys
 import warnings
 
 import numpy as np
 
-from ..audit.engine import (Budget, answer_targets, compile_mutant, memory_capped, patched,
-                            ticking)
+from ..audit.engine import (Budget, Target, _unwrap, compile_mutant, function_tree,
+                            memory_capped, patched, ticking)
 from ..compare import values_match
 from ..question import Diagnosis
 from ..sealed import transport
@@ -180,17 +180,24 @@ def match_mutant(question, cases, outcomes, records) -> tuple[MutantMatch | None
 
 #: the ticks a mutant may take on one drawn case (the audit's counter: no clock)
 DRAWN_TICKS = 200_000
+#: the drawn cases a mutant is run on (the answer's failing ones first)
+DRAWN_CASES = 4
 
 
 def _confirmed(question, cases, outcomes, records, mutants) -> list:
     """The mutants of ``mutants`` that also give the answer's values on its drawn cases: each
     is run there (the reference's own code, in this process, under the audit's tick budget
     and memory cap; never the answer), so a mutant that meets the answer only on the fixed
-    cases by chance names nothing. Textually identical mutants are run once."""
+    cases by chance names nothing. Textually identical mutants are run once; at most
+    :data:`DRAWN_CASES` drawn cases, the failing ones first (each costs a call of the
+    reference)."""
+    by_case = {id(r[0]): r for r in records}
     drawn = [i for i, c in enumerate(cases) if not c.fixed]
+    # the failing drawn cases first, then the passing ones: at most DRAWN_CASES of them
+    drawn = sorted(drawn, key=lambda i: bool(by_case.get(id(cases[i]), (0, 0, 0, False))[3]))
+    drawn = drawn[:DRAWN_CASES]
     if not drawn or not mutants:
         return mutants
-    by_case = {id(r[0]): r for r in records}
     verdicts: dict = {}
     out = []
     for mutant in mutants:
@@ -233,11 +240,10 @@ def _agrees_on(question, mutant, drawn) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def _compiled(question_id, call, short, number):
-    """``(call, function, compiled)``: mutant ``number`` of the function ``short`` that
-    ``call`` (the question's reference) reaches, compiled to be patched in; None when it
+    """``(call, function, compiled)``: mutant ``number`` of the function ``short`` (that
+    ``call``, the question's reference, reaches), compiled to be patched in; None when it
     cannot be rebuilt (the code changed since the catalogue was made)."""
-    targets = _targets(question_id, call)
-    target = targets.get(short)
+    target = _target(short)
     if target is None:
         return None
     sites = mutation_sites(target.tree)
@@ -250,16 +256,29 @@ def _compiled(question_id, call, short, number):
         return None
 
 
-@functools.lru_cache(maxsize=64)
-def _targets(question_id, call) -> dict:
-    from ..questions import all_questions
-
-    question = all_questions().get(question_id)
-    if question is None:
-        return {}
-    fixed = [c for c in question.make_cases(0) if c.fixed]
-    stand = types.SimpleNamespace(reference=call, forbidden=question.forbidden)
-    return {t.short: t for t in answer_targets(stand, fixed[0])} if fixed else {}
+@functools.lru_cache(maxsize=256)
+def _target(short: str):
+    """The :class:`~kernelcourse.grading.audit.engine.Target` named ``short`` (the last part of
+    its module's name, then its qualified name, as the catalogue writes it), found among the
+    modules loaded (no profiling: fast); None unless exactly one function is that."""
+    head, _, qualname = short.partition(".")
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == head or name.endswith("." + head)) or \
+                not name.startswith("kernelcourse"):
+            continue
+        obj = module
+        for part in qualname.split("."):
+            obj = getattr(obj, part, None)
+        function = _unwrap(obj) if obj is not None else None
+        if function is not None and function.__qualname__ == qualname and \
+                function.__module__ == name:
+            found[id(function)] = function
+    if len(found) != 1:
+        return None
+    function = next(iter(found.values()))
+    tree = function_tree(function)
+    return Target(function, tree) if tree is not None else None
 
 
 def _one_site(tree, site):
