@@ -8,12 +8,15 @@ The floors, from the bottom (ARCHITECTURE.md, "Grading"):
    which finds the question modules by itself and imports none of them by name);
 1. ``model``: the question model (a question, its cases as plain data, the comparison, the
    probes, the rule against the course's own answers);
-2. ``relations`` (how a wrong value relates to the expected one), ``sealed`` (the runner of
-   submitted code) and the question bank (``questions/lectureN/``);
-3. ``checking``: the one judge and the notebook's ``check``;
-4. ``gradebook``: what the command writes and the hand-back reads;
-5. ``command`` (the instructor's commands) and ``audit`` (the mutation audit of the bank);
-6. ``handback``; 7. ``challenge``; 8. the package's page, ``kernelcourse.grading`` itself.
+2. ``audit``: the mutation engine (a reference's mutants, run under a tick budget and a
+   memory cap), which the audit of the bank and the diagnosis by slips both use;
+3. ``relations`` (how a wrong value relates to the expected one, and which slip of the
+   reference gives it), ``sealed`` (the runner of submitted code) and the question bank
+   (``questions/lectureN/``);
+4. ``checking``: the one judge and the notebook's ``check``;
+5. ``gradebook``: what the command writes and the hand-back reads;
+6. ``command`` (the instructor's commands);
+7. ``handback``; 8. ``challenge``; 9. the package's page, ``kernelcourse.grading`` itself.
 
 The graph is the one ``tests/test_imports.py`` reads: every import statement, at module level
 or inside a function.
@@ -27,10 +30,11 @@ GRADING = "kernelcourse.grading"
 FLOORS = [
     {"intake", "questions"},
     {"model"},
+    {"audit"},
     {"relations", "sealed", "questions.*"},
     {"checking"},
     {"gradebook"},
-    {"command", "audit"},
+    {"command"},
     {"handback"},
     {"challenge"},
     {"(page)"},

@@ -34,18 +34,25 @@ import numpy as np  # noqa: E402
 
 from kernelcourse.grading.audit import _value_mutants, select_questions  # noqa: E402
 from kernelcourse.grading.audit.engine import (  # noqa: E402
-    Budget, TICKS_FACTOR, TICKS_SLACK, answer_targets, compile_mutant, patched, ticking,
-    ticks_of)
+    Budget, TICKS_FACTOR, TICKS_SLACK, _unwrap, answer_targets, compile_mutant, patched,
+    ticking, ticks_of)
 from kernelcourse.grading.model.compare import values_match  # noqa: E402
 from kernelcourse.grading.relations import relation_holds  # noqa: E402
+from kernelcourse.grading.relations.catalogue import digest  # noqa: E402
+from kernelcourse.grading.relations.mutant_words import change_words, mutation_sites  # noqa: E402
+from kernelcourse.grading.relations.mutants import LEVELS, leaving_out  # noqa: E402
 from kernelcourse.grading.checking.scoring import score  # noqa: E402
 from kernelcourse.grading.model import transport  # noqa: E402
 from kernelcourse.grading.sealed.running import run_answer  # noqa: E402
 
 
-def mutant_answers(question, per_question):
-    """``(description, answer)`` for the question's mutants, at most ``per_question``."""
-    out = [(f"answer [{m.operator}] {m.change}", answer) for m, answer in _value_mutants(question)]
+def mutant_answers(question, per_question, with_info=False):
+    """``(description, answer)`` for the question's mutants, at most ``per_question``; with
+    ``with_info``, ``(description, answer, info)``, ``info`` the mutant's digest and the words
+    of its change (:mod:`kernelcourse.grading.relations.mutant_words`), None for a value
+    mutant."""
+    out = [(f"answer [{m.operator}] {m.change}", answer, None)
+           for m, answer in _value_mutants(question)]
     if getattr(question.reference, "answer_key", None) is None:
         cases = question.make_cases(0)
         for target in answer_targets(question, cases[0]):
@@ -54,18 +61,23 @@ def mutant_answers(question, per_question):
                                                  cases) + TICKS_SLACK
             except Exception:  # noqa: BLE001
                 continue
-            for mutation, tree in target.mutants():
+            sites = mutation_sites(target.tree)
+            reference = target.function is _unwrap(question.reference)
+            for (mutation, tree), site in zip(target.mutants(), sites):
                 try:
                     compiled = compile_mutant(target.function, tree)
                 except Exception:  # noqa: BLE001
                     continue
+                info = {"digest": digest(target.name, tree),
+                        "words": change_words(target.tree, site, reference)}
                 out.append((f"{target.short}:{mutation.lineno} [{mutation.operator}] "
                             f"{mutation.change}",
-                            _patched_reference(question, target.function, compiled, budget)))
+                            _patched_reference(question, target.function, compiled, budget),
+                            info))
     if len(out) > per_question:
         keep = np.linspace(0, len(out) - 1, per_question).round().astype(int)
         out = [out[i] for i in sorted(set(keep))]
-    return out
+    return out if with_info else [(d, a) for d, a, _ in out]
 
 
 def _patched_reference(question, function, compiled, budget):
@@ -166,18 +178,39 @@ def _raised_key(question, answer, seed):
     return d.key if d is not None and d.found_by == "raised" else None
 
 
-def judge_mutant(question, answer, description=""):
-    """``(verdict, result)``: verdict one of "passes", "named right", "named wrong",
-    "relation right", "relation wrong", "unheard", "raised" (no diagnosis, and every failing
-    case raised: the exception is what the answer hears), "raised heard" (every failing case
-    raised, and the words read from the error name the mutation's kind of change, on seeds 0-3
-    alike: :func:`mutation_tags`), "raised wrong" (they name another kind, or change with the
-    seed)."""
-    cases = question.make_cases(0)
+def _graded(question, answer, seed=0):
+    cases = question.make_cases(seed)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         outcomes = run_answer(answer, cases, question.time_limit)
-        result = score(question, cases, outcomes)
+        return cases, outcomes, score(question, cases, outcomes)
+
+
+def _mutant_right(diagnosis, words) -> bool:
+    """Whether a slip's words (:class:`MutantMatch`) are those of a change whose
+    ``(specific, general, coarse)`` words are ``words``, at the level the diagnosis speaks."""
+    _, level, text = diagnosis.key
+    return text == words[[name for name, _ in LEVELS].index(level)]
+
+
+def judge_mutant(question, answer, description="", info=None):
+    """``(verdict, result)``: verdict one of "passes", "named right", "named wrong",
+    "relation right", "relation wrong", "mutant right", "mutant wrong", "unheard", "raised"
+    (no diagnosis, and every failing case raised: the exception is what the answer hears),
+    "raised heard" (every failing case raised, and the words read from the error name the
+    mutation's kind of change, on seeds 0-3 alike: :func:`mutation_tags`), "raised wrong"
+    (they name another kind, or change with the seed).
+
+    With ``info`` (the mutant's digest and words, :func:`mutant_answers`), the catalogue of
+    the reference's slips is matched without that mutant and every mutant of the same text
+    (leave one out): "mutant right" when the words named are the mutant's own change's (or
+    its kind's, when the matches share only that), "mutant equivalent" when the words are
+    another change's that makes the same program (a mutant matched gives the mutant's values
+    on every case of seeds 0-2: "a division left out" for ``a / (1 + e)`` made ``a / 1``),
+    "mutant wrong" otherwise. An answer that is no audit mutant (no info) is judged by
+    :func:`_slip_holds` alone."""
+    with leaving_out({info["digest"]} if info else set()):
+        cases, outcomes, result = _graded(question, answer)
     if result.status != "failed":
         return "passes", result
     d = result.diagnosis
@@ -185,6 +218,12 @@ def judge_mutant(question, answer, description=""):
         raised = all(o.get("kind") != "value" for o, case in zip(outcomes, cases)
                      if o.get("kind") != "value" or not _passes(question, o, case))
         return ("raised" if raised else "unheard"), result
+    if d.found_by == "mutant":
+        if info and _mutant_right(d, info["words"]):
+            return "mutant right", result
+        if _slip_holds(question, answer, d):
+            return ("mutant equivalent" if info else "mutant right"), result
+        return "mutant wrong", result
     if d.found_by == "raised":
         ok = d.key[1] in mutation_tags(description) and all(
             _raised_key(question, answer, s) == d.key for s in (1, 2, 3))
@@ -198,57 +237,156 @@ def judge_mutant(question, answer, description=""):
     return ("named right" if ok else "named wrong"), result
 
 
+def _slip_holds(question, answer, diagnosis) -> bool:
+    """For an answer no mutant is (written by hand, or two slips at once): whether one of the
+    mutants matched gives the answer's values on every case of seeds 0-2, drawn ones too
+    (run here, under the audit's budget): the words "behaves as if" hold beyond the fixed
+    cases they were read from."""
+    wanted = {(f, n) for f, n, _ in diagnosis.mutants}
+    cases = question.make_cases(0)
+    for target in answer_targets(question, next(c for c in cases if c.fixed)):
+        budget = TICKS_FACTOR * ticks_of(question, target.function, target.tree, cases) + \
+            TICKS_SLACK
+        for number, (mutation, tree) in enumerate(target.mutants()):
+            if (target.short, number) not in wanted:
+                continue
+            mistake = _patched_reference(question, target.function,
+                                         compile_mutant(target.function, tree), budget)
+            if _same_mistake(question, answer, mistake, (0, 1, 2)):
+                return True
+    return False
+
+
+KEYS = ["named right", "relation right", "mutant right", "mutant equivalent", "named wrong",
+        "relation wrong", "mutant wrong", "unheard", "raised heard", "raised wrong", "raised"]
+#: the verdicts that hear the real mistake
+HEARD = ("named right", "relation right", "mutant right", "mutant equivalent")
+
+
+def _table(counts, title) -> list:
+    """The per-set table and the totals of ``counts`` (set -> verdict -> n), before the
+    slips (:mod:`kernelcourse.grading.relations.mutants`) and with them."""
+    lines = [title, f"{'set':<6} {'failing':>7} {'before':>7} {'after':>7} {'+raised':>8}  " +
+             " ".join(f"{k:>14}" for k in KEYS)]
+    total = defaultdict(int)
+    for set_name, c in counts.items():
+        failing = sum(v for k, v in c.items() if k != "passes")
+        before = c["named right"] + c["relation right"]
+        after = before + c["mutant right"] + c["mutant equivalent"]
+        for k in KEYS:
+            total[k] += c[k]
+        total["failing"] += failing
+        lines.append(f"{set_name:<6} {failing:>7} {before / max(failing, 1):>7.1%} "
+                     f"{after / max(failing, 1):>7.1%} "
+                     f"{(after + c['raised heard']) / max(failing, 1):>8.1%}  " +
+                     " ".join(f"{c[k]:>14}" for k in KEYS))
+    failing = max(total["failing"], 1)
+    before = total["named right"] + total["relation right"]
+    after = before + total["mutant right"] + total["mutant equivalent"]
+    raised = total["raised"] + total["raised heard"] + total["raised wrong"]
+    wrong = total["named wrong"] + total["relation wrong"] + total["mutant wrong"] + \
+        total["raised wrong"]
+    lines.append(
+        f"all: {after}/{total['failing']} failing answers hear their real mistake from a "
+        f"diagnosis, a relation of values or a slip of the reference ({after / failing:.1%}; "
+        f"before the slips {before}/{total['failing']} = {before / failing:.1%}): "
+        f"{total['named right']} named, {total['relation right']} by relation, "
+        f"{total['mutant right'] + total['mutant equivalent']} by a slip (of which "
+        f"{total['mutant equivalent']} in the words of an equivalent change); "
+        f"{total['relation wrong']} wrong relations, "
+        f"{total['mutant wrong']} wrong slips, {total['named wrong']} named diagnoses not "
+        f"the answer's change")
+    lines.append(
+        f"raised on every failing case: {raised}, of which {total['raised heard']} hear "
+        f"their mistake from the error's words and {total['raised wrong']} are told another "
+        f"kind; with those, {after + total['raised heard']}/{total['failing']} = "
+        f"{(after + total['raised heard']) / failing:.1%} hear their real mistake (before the "
+        f"slips {(before + total['raised heard']) / failing:.1%}); wrong diagnoses of any "
+        f"kind: {wrong}")
+    return lines
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="*", help="question ids or set names (default: all)")
     parser.add_argument("--per-question", type=int, default=12)
     parser.add_argument("--examples", type=int, default=0,
-                        help="print this many relational diagnoses, with their mutants")
-    parser.add_argument("--verbose", action="store_true", help="a line per failing mutant")
+                        help="print this many diagnoses by relation and by slip, with their "
+                             "mutants")
+    parser.add_argument("--verbose", action="store_true", help="a line per failing answer")
+    parser.add_argument("--second-order", type=int, default=0, metavar="N",
+                        help="also grade N mutants of two slips at once per question")
+    parser.add_argument("--hand-written", action="store_true",
+                        help="also grade the wrong answers written by hand in tests/")
     args = parser.parse_args(argv)
+    questions = select_questions(args.sets or None)
     counts = defaultdict(lambda: defaultdict(int))
     examples = []
-    for question in select_questions(args.sets or None):
-        for description, answer in mutant_answers(question, args.per_question):
-            verdict, result = judge_mutant(question, answer, description)
+    for question in questions:
+        for description, answer, info in mutant_answers(question, args.per_question, True):
+            verdict, result = judge_mutant(question, answer, description, info)
             counts[question.set_name][verdict] += 1
             if args.verbose and verdict != "passes":
                 said = result.diagnosis.message if result.diagnosis else ""
                 print(f"{question.id} {verdict:<15} {description}  ->  {said}", flush=True)
-            if verdict == "relation right":
+            if verdict in ("relation right", "mutant right", "mutant equivalent"):
                 examples.append((question.id, description, result.diagnosis.message))
-    keys = ["named right", "relation right", "named wrong", "relation wrong", "unheard",
-            "raised heard", "raised wrong", "raised"]
-    print(f"{'set':<6} {'failing':>7} {'heard':>6} {'share':>6} {'+raised':>8}  " +
-          " ".join(f"{k:>14}" for k in keys))
-    total = defaultdict(int)
-    for set_name, c in counts.items():
-        failing = sum(v for k, v in c.items() if k != "passes")
-        heard = c["named right"] + c["relation right"]
-        for k in keys:
-            total[k] += c[k]
-        total["failing"] += failing
-        print(f"{set_name:<6} {failing:>7} {heard:>6} {heard / max(failing, 1):>6.1%} "
-              f"{(heard + c['raised heard']) / max(failing, 1):>8.1%}  " +
-              " ".join(f"{c[k]:>14}" for k in keys))
-    heard = total["named right"] + total["relation right"]
-    raised = total["raised"] + total["raised heard"] + total["raised wrong"]
-    valued = total["failing"] - raised
-    print(f"all: {heard}/{total['failing']} failing mutants hear their real mistake from a "
-          f"diagnosis or a relation of values ({heard / max(total['failing'], 1):.1%}; "
-          f"{heard}/{valued} = {heard / max(valued, 1):.1%} of those that returned a value on "
-          f"some failing case: {total['named right']} named, {total['relation right']} by "
-          f"relation); {total['relation wrong']} wrong relations, "
-          f"{total['named wrong']} named diagnoses not the mutant's change")
-    print(f"raised on every failing case: {raised}, of which {total['raised heard']} hear "
-          f"their mistake from the error's words and {total['raised wrong']} are told another "
-          f"kind; with those, {heard + total['raised heard']}/{total['failing']} = "
-          f"{(heard + total['raised heard']) / max(total['failing'], 1):.1%} hear their real "
-          f"mistake")
+    print("\n".join(_table(counts, "(a) the audit's mutants, each matched against the other "
+                                    "mutants only (leave one out)")))
     step = max(len(examples) // max(args.examples, 1), 1)
     for qid, description, message in examples[::step][:args.examples]:
         print(f"  {qid} {description}\n      -> {message}")
+    if args.second_order:
+        from diagnosis_sources import second_order_answers
+        counts = defaultdict(lambda: defaultdict(int))
+        for question in questions:
+            for description, answer, words in second_order_answers(question, args.second_order):
+                verdict, result = judge_other(question, answer, words, description)
+                counts[question.set_name][verdict] += 1
+                if args.verbose and verdict != "passes":
+                    said = result.diagnosis.message if result.diagnosis else ""
+                    print(f"{question.id} {verdict:<15} {description}  ->  {said}", flush=True)
+        print("\n".join(_table(counts, "(b) mutants of two slips at once")))
+    if args.hand_written:
+        from diagnosis_sources import hand_written_answers
+        counts = defaultdict(lambda: defaultdict(int))
+        ids = {q.id for q in questions}
+        for question, label, answer in hand_written_answers():
+            if question.id not in ids:
+                continue
+            verdict, result = judge_other(question, answer, None)
+            counts[question.set_name][verdict] += 1
+            if (args.verbose or verdict.startswith("mutant")) and verdict != "passes":
+                said = result.diagnosis.message if result.diagnosis else ""
+                print(f"{question.id} {verdict:<15} {label}  ->  {said}", flush=True)
+        print("\n".join(_table(counts, "(b) wrong answers written by hand (tests/)")))
     return 0
+
+
+def judge_other(question, answer, words, description=""):
+    """:func:`judge_mutant` for an answer that is no single mutant of the audit: a slip named
+    is right when its words are one of ``words`` (the two changes of a second-order mutant,
+    each ``(specific, general, coarse)``), equivalent when they are not but a matched mutant
+    gives the answer's values on every case of seeds 0-2 (the same program), and with no
+    ``words`` (an answer written by hand) right in that case alone. Words read from an
+    error are judged against the kinds of the two changes (:func:`mutation_tags`); for an
+    answer written by hand they cannot be, and count as "raised"."""
+    verdict, result = judge_mutant(question, answer)
+    if verdict in ("raised heard", "raised wrong"):
+        # the error's words against the kinds of the two changes (none for an answer written
+        # by hand: its words cannot be judged here, counted as raised)
+        tags = set().union(*(mutation_tags(part) for part in description.split("  +  "))) \
+            if words else set()
+        d = result.diagnosis
+        ok = d.key[1] in tags and all(_raised_key(question, answer, s) == d.key
+                                      for s in (1, 2, 3))
+        verdict = "raised heard" if ok else ("raised wrong" if words else "raised")
+    if verdict.startswith("mutant") and words is not None:
+        if any(_mutant_right(result.diagnosis, w) for w in words):
+            verdict = "mutant right"
+        elif verdict == "mutant right":       # the same program as a matched mutant
+            verdict = "mutant equivalent"
+    return verdict, result
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from ..model import transport
 from ..model.compare import format_value, full_text
 from ..model.question import Case, Diagnosis, Question
 from ..relations import relate
+from ..relations.mutants import match_mutant
 from ..relations.raised import explain_raised
 from ..sealed.running import _short, run_answer
 from ..questions import all_questions
@@ -202,6 +203,8 @@ def mistake_heading(diagnosis) -> str:
         return "Likely mistake (from how your values relate to the expected ones)"
     if getattr(diagnosis, "found_by", "name") == "raised":
         return "Likely mistake (from the error your function raised)"
+    if getattr(diagnosis, "found_by", "name") == "mutant":
+        return "Likely mistake (from the slips of the right answer that give your values)"
     return "Likely mistake"
 
 
@@ -378,6 +381,10 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
             # no named mistake: how the values relate to the expected ones on every failing
             # case (only when every failing case returned a value)
             diagnosis, where = relate(question, records)
+        if diagnosis is None:
+            # nor a relation: the reference's own slips whose values on the fixed cases the
+            # answer gives (relations/mutants.py)
+            diagnosis, where = match_mutant(question, cases, outcomes, records)
         shown = record_case[where] if where is not None else min(failures)
         if diagnosis is None:
             # every failing case raised: what the error's message says the mistake is
