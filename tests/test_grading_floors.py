@@ -94,8 +94,8 @@ def test_the_floor_check_finds_an_upward_and_a_sideways_import():
                f"{GRADING}.questions.lecture1": {f"{GRADING}.model"}}
     assert upward_imports(planted) == [
         f"{GRADING}.model.question (model, floor 1) -> {GRADING}.checking.scoring "
-        "(checking, floor 3)",
-        f"{GRADING}.sealed.running (sealed, floor 2) -> {GRADING}.relations (relations, floor 2)"]
+        "(checking, floor 4)",
+        f"{GRADING}.sealed.running (sealed, floor 3) -> {GRADING}.relations (relations, floor 3)"]
 
 
 def test_the_root_of_grading_holds_only_its_init():
