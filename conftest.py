@@ -38,10 +38,12 @@ def pytest_runtest_setup(item):
 #: passes ``--no-loadscope-reorder``, else xdist orders files by their number of tests);
 #: ``tests/test_project.py`` checks that every entry names a file that exists.
 LONGEST_FIRST = [
-    "tests/test_question_audit.py",
     "tests/test_browser.py",
     "tests/test_grading_secrecy.py",
     "tests/test_grading_verdicts.py",
+    "tests/test_question_audit_ex7_ex10.py",
+    "tests/test_question_audit_others.py",
+    "tests/test_question_audit.py",
     "tests/test_grading_isolation.py",
     "tests/test_grading_deadlines.py",
     "tests/test_grading_attacks.py",

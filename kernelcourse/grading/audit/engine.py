@@ -48,7 +48,7 @@ import warnings
 import numpy as np
 
 from ..model import transport
-from .operators import mutations
+from .operators import copied_tree, mutations
 
 __all__ = ["Budget", "Target", "answer_targets", "compile_mutant", "passes", "patched",
            "TICKS_FACTOR", "TICKS_SLACK"]
@@ -296,9 +296,7 @@ def compile_mutant(function: types.FunctionType, tree: ast.FunctionDef):
     """``(code, defaults, kwdefaults)`` of ``tree`` (a mutant of ``function``'s definition)
     compiled to stand in for ``function.__code__``: the same free variables in the same order,
     ticks inserted, evaluated in a copy of the function's globals."""
-    import copy
-
-    tree = _ticks_inserted(copy.deepcopy(tree))
+    tree = _ticks_inserted(copied_tree(tree))
     tree.decorator_list = []
     freevars = function.__code__.co_freevars
     if freevars:

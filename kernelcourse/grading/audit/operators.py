@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import pickle
 import re
 from dataclasses import dataclass
 
-__all__ = ["Mutation", "OPERATORS", "mutations", "changed_line"]
+__all__ = ["Mutation", "OPERATORS", "mutations", "changed_line", "copied_tree"]
 
 #: the operators, by name, and the mistake each models
 OPERATORS = {
@@ -304,6 +305,13 @@ def changed_line(statement) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def copied_tree(node):
+    """A deep copy of a syntax tree, through pickle (what :func:`copy.deepcopy` gives, fields,
+    positions and all, in about a quarter of its time: the audit copies a function's tree for
+    each of its mutants)."""
+    return pickle.loads(pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def mutations(function: ast.FunctionDef) -> list[tuple[Mutation, ast.FunctionDef]]:
     """Every mutant of ``function`` (an :class:`ast.FunctionDef`), in a fixed order: for each
     node depth first, each operator's replacements. The function's own name, parameters and
@@ -321,8 +329,8 @@ def mutations(function: ast.FunctionDef) -> list[tuple[Mutation, ast.FunctionDef
             sites.append((position, operator, change, replacement))
     out = []
     for position, operator, change, replacement in sites:
-        tree = copy.deepcopy(function)
-        new_node = copy.deepcopy(replacement) if replacement is not None else ast.Pass()
+        tree = copied_tree(function)
+        new_node = copied_tree(replacement) if replacement is not None else ast.Pass()
         for pos, (node, parent, field, index, _, _) in enumerate(_walk(tree)):
             if pos == position:
                 if index is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 
 from ..model import transport
+from ..model.compare import values_match
 from ..model.question import Case
 
 __all__ = ["signature", "drawn_like"]
@@ -25,23 +26,60 @@ def _output(mistake, case):
         return None, False
 
 
+def _matches(actual, value, question):
+    """``values_match``'s verdict, or None where it raised."""
+    try:
+        return bool(values_match(actual, value, question.rtol, question.atol)[0])
+    except Exception:
+        return None
+
+
+def _signature_parts(question, case: Case):
+    """The parts of ``case``'s :func:`signature`, one at a time: first whether each mistake
+    passes, then whether each diagnosis agrees with each mistake (so a draw unlike its fixed
+    case is given up at its first difference). Each mistake runs once on the case; a diagnosis
+    with neither ``detect`` nor ``behaviour`` agrees with a value as :meth:`Diagnosis.agrees`
+    decides (None where its mistake gives the expected value, False where it raised) from
+    that one output, which a question's (deterministic) mistakes give on every call."""
+    expected = question.expected(case)
+    outs = [_output(d.mistake, case) for d in question.diagnoses]
+    passes = []
+    for value, ran in outs:
+        passes.append(ran and question.judge(value, expected, case)[0])
+        yield "pass", passes[-1]
+    right = [ran and _matches(value, expected, question) for value, ran in outs]
+    for (value, ran), ok in zip(outs, passes):
+        for j, other in enumerate(question.diagnoses):
+            if not ran:
+                yield "agree", False
+            elif ok and (other.detect is not None or other.behaviour is not None):
+                yield "agree", "skipped"
+            elif other.detect is not None or other.behaviour is not None:
+                yield "agree", other.agrees(value, case, expected, question.rtol, question.atol)
+            elif not outs[j][1] or right[j] is None:
+                yield "agree", False                  # its mistake raises on the case
+            elif right[j]:
+                yield "agree", None                   # its mistake is right on the case
+            else:
+                yield "agree", bool(_matches(value, outs[j][0], question))
+
+
 def signature(question, case: Case) -> tuple:
     """How every named mistake fares on ``case``: whether it passes, and whether each
     diagnosis agrees with it there (what :meth:`Question.diagnose` scores)."""
-    expected = question.expected(case)
-    outs = [_output(d.mistake, case) for d in question.diagnoses]
-    passes, agrees = [], []
-    for value, ran in outs:
-        ok = ran and question.judge(value, expected, case)[0]
-        passes.append(ok)
-        for other in question.diagnoses:
-            if not ran:
-                agrees.append(False)
-            elif ok and (other.detect is not None or other.behaviour is not None):
-                agrees.append("skipped")
-            else:
-                agrees.append(other.agrees(value, case, expected, question.rtol, question.atol))
-    return tuple(passes), tuple(agrees)
+    parts = list(_signature_parts(question, case))
+    return (tuple(v for kind, v in parts if kind == "pass"),
+            tuple(v for kind, v in parts if kind == "agree"))
+
+
+def _fares_like(question, case: Case, target: tuple) -> bool:
+    """``signature(question, case) == target``, stopping at the first part that differs."""
+    wanted = iter(target[0] + target[1])
+    sentinel = object()
+    for _, value in _signature_parts(question, case):
+        if next(wanted, sentinel) != value:
+            return False
+    return next(wanted, sentinel) is sentinel
 
 
 _CACHE: dict = {}
@@ -59,7 +97,7 @@ def drawn_like(question, rng, kinds, tries: int = 4000) -> list[Case]:
         target = signature(question, fixed)
         for _ in range(tries):
             case = draw(rng)
-            if case is not None and signature(question, case) == target:
+            if case is not None and _fares_like(question, case, target):
                 break
         else:
             raise RuntimeError(f"{question.id}: no draw like the fixed case {fixed.label!r} "
