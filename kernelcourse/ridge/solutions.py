@@ -5,7 +5,6 @@ docstring states them. None imports scikit-learn.
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg
 
 from .._validation import as_2d, as_finite, as_positives, as_targets, check_nonnegative, check_square, gram
 from ..kernels import as_kernel
@@ -22,6 +21,8 @@ def _solve_regularised(A, b, lam: float, name: str, original=None) -> np.ndarray
     the error gives the smallest eigenvalue of ``original()`` (the matrix before it
     was overwritten), if the caller can give it again.
     """
+    from scipy import linalg  # at the first solve: a first check of set 6 loads no scipy.linalg
+
     if lam == 0.0:
         # lam -> 0: least squares through the pseudo-inverse; lstsq with the
         # SVD driver gives pinv(A) b without forming pinv(A).
@@ -79,6 +80,8 @@ def primal_ridge(X, y, lam: float) -> np.ndarray:
     y = as_targets(y, X.shape[0], allow_2d=True)
     lam = check_nonnegative(lam, "lam")
     if lam == 0.0:
+        from scipy import linalg
+
         w, *_ = linalg.lstsq(X, y, lapack_driver="gelsd", check_finite=False)
         return w
     return _solve_regularised(X.T @ X, X.T @ y, lam, "X^T X")
