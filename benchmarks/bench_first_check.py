@@ -9,11 +9,14 @@ exercise notebook does, the solution's answer cell in ``__main__``, then
 import the package as it was at ``--before`` (extracted with ``git archive``), the "after"
 ones this tree's. The two kinds run in turns, so a busy machine hurts both alike.
 
-Prints, per question, the wall and CPU seconds of the import and of the check, the ratio of
-the check's wall time before to after, whether scikit-learn was loaded and how many question
-modules were, and the machine's load average. The verdict printed by the check must be the
+Prints, per question (the first of each of the ten sets), the wall and CPU seconds of the
+import and of the check, the ratio of the check's wall time before to after, whether
+scikit-learn was loaded, which of scipy's slow parts (sparse, stats, optimize) were, how many
+question modules were, and the machine's load average. The verdict printed by the check must be the
 same before and after, or the benchmark fails.
 Run: .venv/bin/python benchmarks/bench_first_check.py [--before REF] [--repeat N] [QUESTION ...]
+(``--before`` names any commit: the start of issue 40 by default, or main's head to see one
+change.)
 (or python3 tasks.py bench first_check)
 """
 import argparse
@@ -48,6 +51,8 @@ print(json.dumps({
     "import": imported - start, "import_cpu": imported_cpu - cpu,
     "check": done - imported, "check_cpu": done_cpu - imported_cpu,
     "sklearn": "sklearn" in sys.modules,
+    "scipy_more": "+".join(m.split(".")[1] for m in ("scipy.sparse", "scipy.stats", "scipy.optimize")
+                           if m in sys.modules) or "-",
     "question_modules": sum(m.startswith("kernelcourse.grading.questions.lecture")
                             for m in sys.modules),
     "package": kernelcourse.__file__, "verdict": out.getvalue().strip()}))
@@ -102,12 +107,13 @@ def main() -> None:
             rows.append((qid, best))
     print(f"first check() in a fresh process, best of {args.repeat}; before = {args.before}")
     print(f"{'question':9} {'version':7} {'import s':>9} {'(cpu)':>7} {'check s':>8} {'(cpu)':>7} "
-          f"{'sklearn':>8} {'question modules':>17}")
+          f"{'sklearn':>8} {'scipy parts':>23} {'question modules':>17}")
     for qid, best in rows:
         for version in ("before", "after"):
             r = best[version]
             print(f"{qid:9} {version:7} {r['import']:9.2f} {r['import_cpu']:7.2f} {r['check']:8.2f} "
-                  f"{r['check_cpu']:7.2f} {str(r['sklearn']):>8} {r['question_modules']:17d}")
+                  f"{r['check_cpu']:7.2f} {str(r['sklearn']):>8} {r.get('scipy_more', '?'):>23} "
+                  f"{r['question_modules']:17d}")
         b, a = best["before"], best["after"]
         print(f"{qid:9} ratio before/after: check {b['check'] / a['check']:.1f}x wall, "
               f"{b['check_cpu'] / a['check_cpu']:.1f}x cpu; import and check "

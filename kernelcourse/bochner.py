@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from kernelcourse._validation import as_finite, check_positive, check_positive_int
-from kernelcourse.random_features import _rng, _same_length, _vector
+from kernelcourse.random_features.approximation import _rng, _same_length, _vector
 
 __all__ = ["spectral_frequencies", "bochner_estimate", "spectral_density_1d", "identity_terms",
            "term_moments"]

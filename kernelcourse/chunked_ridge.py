@@ -31,8 +31,9 @@ from kernelcourse._estimator import Regressor, as_real_targets, check_fitted, ch
 from kernelcourse._validation import (as_2d, as_counts, as_float_dtype, as_real, as_targets, as_vector, check_nonnegative,
                                       check_nonnegative_int, check_positive, check_positive_int,
                                       check_targets_shape)
-from kernelcourse.random_features import RandomFourierFeatures, _cos_features
-from kernelcourse.ridge import _solve_regularised
+from kernelcourse.random_features import RandomFourierFeatures
+from kernelcourse.random_features.approximation import _cos_features
+from kernelcourse.ridge.solutions import _solve_regularised
 
 __all__ = ["RFFRidge", "is_dask_array", "chunk_moments", "add_moments", "rmse_against_n"]
 

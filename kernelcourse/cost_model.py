@@ -17,9 +17,8 @@ import numpy as np
 
 from kernelcourse._validation import as_rng, as_vector, check_choice, check_positive_int
 from kernelcourse.kernels import RBF
-from kernelcourse.random_features import RandomFourierFeatures
-from kernelcourse.sgd import (WAYS, KernelSGD, _logistic_derivative, _primal_sgd, _rff_row_function,
-                              sample_indices, sgd_cached_features)
+from kernelcourse.sgd import WAYS, sample_indices, sgd_cached_features
+from kernelcourse.sgd.ways import _logistic_derivative, _primal_sgd, _rff_row_function
 
 __all__ = ["cost_table", "predicted_cost", "format_cost_table", "growth_exponent", "measure_way",
            "lecture_demo", "time_demo", "demo_timing_report"]
@@ -144,6 +143,9 @@ def measure_way(way, n, d, D, T, repeats=1, random_state=0, clock="wall", min_to
         ways run through :class:`KernelSGD` keep a copy of it, and for the first
         two ways, which only read it, its size is added.
     """
+    from kernelcourse.random_features import RandomFourierFeatures  # both estimators import
+    from kernelcourse.sgd import KernelSGD                          # scikit-learn: loaded here
+
     check_choice(way, "way", WAYS)
     if clock not in ("wall", "cpu"):
         raise ValueError(f"clock must be 'wall' or 'cpu'; got clock={clock!r}")
@@ -198,6 +200,7 @@ def lecture_demo(way="gram", n=1024, gamma=100.0, alpha=0.1, n_iter=None, random
     train_accuracy, test_accuracy : float
     """
     from kernelcourse.datasets import two_disks_and_band
+    from kernelcourse.sgd import KernelSGD  # its base classes import scikit-learn: loaded here
 
     X, y = two_disks_and_band(n=n, random_state=random_state)
     X_test, y_test = two_disks_and_band(n=n, random_state=random_state + 1)
@@ -220,6 +223,7 @@ def time_demo(ways=("gram", "kernel"), n=1024, gamma=100.0, alpha=0.1, repeats=2
     ``repeats``.
     """
     from kernelcourse.datasets import two_disks_and_band
+    from kernelcourse.sgd import KernelSGD  # its base classes import scikit-learn: loaded here
 
     for way in ways:
         check_choice(way, "way", WAYS)

@@ -2,8 +2,9 @@
 
 Each test starts a fresh Python process that does what an exercise notebook does: run the
 solution's answer cell in ``__main__``, then ``from kernelcourse.grading import check`` and
-``check(question_id)``. After the check, scikit-learn must not be loaded (no reference of
-these sets needs it: the estimator classes are loaded when first asked for) and no other
+``check(question_id)``, for each of the ten sets. After the check, scikit-learn must not be
+loaded (no set's references or cases need it: the estimator classes are loaded when first
+asked for, ``kernelcourse._lazy``) and no other
 lecture's question module either; the verdict must be the one printed when the whole bank and
 every estimator class were loaded first (what the first check did before). An answer that
 reaches, by a name in its source or as it runs, an object the first pass had not loaded is
@@ -21,23 +22,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: the packages whose estimator classes (and, in mean_embeddings, every section) load when first
+#: asked for: their ``_LAZY`` tables (``kernelcourse._lazy``)
+LAZY_PACKAGES = tuple(f"kernelcourse.{name}" for name in (
+    "dual", "feature_space", "gaussian_process", "gradient_descent", "kernel_pca", "mean_embeddings",
+    "nystroem", "perceptron", "random_features", "ridge", "rkhs", "sgd", "svm"))
+
 CHILD = r"""
 import io, contextlib, json, sys
 qid, cell, preload = sys.argv[1], sys.argv[2], sys.argv[3]
+LAZY_PACKAGES = json.loads(sys.argv[4])
 import linecache  # as IPython does, so that the grader can read the answer's source
 linecache.cache["<answer cell>"] = (len(cell), None, cell.splitlines(True), "<answer cell>")
 exec(compile(cell, "<answer cell>", "exec"), globals())     # the notebook's answer cell
 if preload == "sklearn":  # so that loading a package module as the answer runs is quick
     import sklearn.base
 if preload == "bank":  # the state the first check used to make: the bank and the estimators loaded
+    import importlib
     from kernelcourse.grading import all_questions
     all_questions()
-    import kernelcourse.dual, kernelcourse.gradient_descent, kernelcourse.svm
-    kernelcourse.dual.MAPRegression, kernelcourse.gradient_descent.KernelGD
-    kernelcourse.svm.SupportVectorClassifier
-    import kernelcourse.feature_space, kernelcourse.mean_embeddings, kernelcourse.rkhs
-    kernelcourse.mean_embeddings.MMDTest, kernelcourse.mean_embeddings.mmd2_rff
-    kernelcourse.rkhs.OnlineKernelMachine
+    for package in LAZY_PACKAGES:  # every name each package hands out when first asked for
+        module = importlib.import_module(package)
+        for name in module._LAZY:
+            getattr(module, name)
 from kernelcourse.grading import check
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
@@ -60,7 +67,8 @@ def solution_cell(question_id: str) -> str:
 
 
 def first_check(question_id: str, cell: str, preload: str = "") -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, question_id, cell, preload],
+    out = subprocess.run([sys.executable, "-c", CHILD, question_id, cell, preload,
+                          json.dumps(LAZY_PACKAGES)],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -83,10 +91,21 @@ def test_first_check_of_set_1_loads_neither_scikit_learn_nor_other_lectures():
     _assert_first_check_loads_only_its_set("ex1.q1")
 
 
+# No set's first check needs scikit-learn: every estimator class is handed out when first asked
+# for, and the questions' references and cases use the functions only.
 @pytest.mark.slow
-@pytest.mark.parametrize("question_id", ["ex4.q1", "ex5.q1", "ex7.q1", "ex9.q1", "ex10.q1"])
-def test_first_check_of_sets_4_5_7_9_and_10_loads_neither_scikit_learn_nor_other_lectures(question_id):
+@pytest.mark.parametrize("question_id", [f"ex{n}.q1" for n in range(2, 11)])
+def test_first_check_of_every_other_set_loads_neither_scikit_learn_nor_other_lectures(question_id):
     _assert_first_check_loads_only_its_set(question_id)
+
+
+def test_the_lazy_packages_are_all_listed():
+    """The preload above loads every lazy name of the package: a package that gains a
+    ``_LAZY`` table must be listed in :data:`LAZY_PACKAGES`."""
+    found = {".".join(path.relative_to(ROOT).parent.parts)
+             for path in (ROOT / "kernelcourse").rglob("__init__.py")
+             if "\n_LAZY = " in "\n" + path.read_text()}
+    assert found == set(LAZY_PACKAGES)
 
 
 # Two answers to ex1.q4 that reach lecture 5's functional gradient descent, a route to the same

@@ -190,3 +190,45 @@ def test_import_each_alone_reports_a_module_that_fails():
 def test_every_module_imports_alone_in_a_fresh_interpreter():
     failures = import_each_alone(m for m in MODULES if m != "kernelcourse.__main__")
     assert not failures, "\n\n".join(f"{m}:\n{err}" for m, err in failures.items())
+
+
+# A package that hands out names when first asked for (``kernelcourse._lazy``) imports them in a
+# ``TYPE_CHECKING`` block too, which never runs: that block is where the graph above reads the
+# package's edges to its lazy submodules, so it must name exactly what the ``_LAZY`` table does.
+def _lazy_packages() -> dict[str, dict[str, str]]:
+    """``{module: {name: submodule}}`` read from each module's ``TYPE_CHECKING`` block, for
+    every module of the package that has one."""
+    found = {}
+    for module, (path, _) in MODULES.items():
+        for node in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+                found[module] = {alias.asname or alias.name: stmt.module
+                                 for stmt in node.body if isinstance(stmt, ast.ImportFrom)
+                                 and stmt.level == 1 for alias in stmt.names}
+    return found
+
+
+def test_every_lazy_name_is_an_edge_of_the_import_graph():
+    import importlib
+
+    packages = _lazy_packages()
+    # the estimators' packages, whose classes import scikit-learn (issue 40), among them
+    assert {"kernelcourse.dual", "kernelcourse.svm", "kernelcourse.random_features",
+            "kernelcourse.feature_space", "kernelcourse.nystroem", "kernelcourse.gaussian_process",
+            "kernelcourse.mean_embeddings"} <= set(packages)
+    graph = import_graph()
+    for module, names in packages.items():
+        table = importlib.import_module(module)._LAZY
+        assert names == table, f"{module}: TYPE_CHECKING imports {names}, _LAZY says {table}"
+        for name, part in table.items():
+            assert f"{module}.{part}" in graph[module], (module, part)
+            home = importlib.import_module(f"{module}.{part}")
+            assert getattr(importlib.import_module(module), name) is getattr(home, name)
+
+
+def test_a_lazy_package_lists_its_names_and_refuses_unknown_ones():
+    import kernelcourse.nystroem as nystroem
+
+    assert "Nystroem" in dir(nystroem) and "nystroem_features" in dir(nystroem)
+    with pytest.raises(AttributeError, match="module 'kernelcourse.nystroem' has no attribute 'Nystrom'"):
+        nystroem.Nystrom  # noqa: B018 - the misspelt name

@@ -23,6 +23,9 @@ Functions take plain arrays; a Gram matrix ``K`` can come from any kernel object
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
 from .map_estimates import (alpha_sparsity, dual_predict, hinge_objective, kernel_trick_costs,
                             logistic_probability, map_hinge_dual, map_linear_alpha, map_linear_dual,
                             map_linear_dual_objective, map_linear_objective, map_linear_primal,
@@ -36,19 +39,12 @@ __all__ = ["ridge_ratio", "map_linear_objective", "map_linear_primal", "map_line
            "alpha_sparsity"]
 
 
-#: the names defined in a submodule loaded when first asked for: name -> submodule
+if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
+    from .estimator import MAPRegression
+
+#: the names defined in a submodule loaded when first asked for (name -> submodule): they
+#: import scikit-learn (their base classes), which the functions (what exercise set 4 checks)
+#: never need
 _LAZY = {"MAPRegression": "estimator"}
 
-
-def __getattr__(name):
-    """The estimator, imported when first asked for (PEP 562): its base classes import
-    scikit-learn, seconds on a cold start, which the functions (what exercise set 4 checks)
-    never need."""
-    if name in _LAZY:
-        from . import estimator
-        return getattr(estimator, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

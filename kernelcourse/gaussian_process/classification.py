@@ -28,17 +28,13 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg, optimize
+from scipy import linalg
 from scipy.special import expit, log_expit
 
-from .._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
-                          encode_binary_labels)
-from .._validation import as_2d, as_finite, as_labels, as_rng, as_vector, check_nonnegative_int, check_positive, \
-    check_positive_int, check_square, gram
-from ..kernels import Kernel
+from .._validation import (as_2d, as_finite, as_labels, as_vector, check_positive, check_positive_int,
+                           check_square)
 
-__all__ = ["LaplaceMode", "laplace_newton_step", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient",
-           "GaussianProcessClassifier"]
+__all__ = ["LaplaceMode", "laplace_newton_step", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient"]
 
 _HERMITE = np.polynomial.hermite.hermgauss(64)
 
@@ -191,108 +187,3 @@ def laplace_gradient(K, dK, y, tol=1e-10, max_iter=100):
         s3 = b - K @ (R @ b)
         grad[j] = s1 + s2 @ s3
     return mode.log_marginal_likelihood, grad
-
-
-class GaussianProcessClassifier(Classifier):
-    """Binary GP classification by the Laplace approximation (Algorithms 3.1, 3.2, 5.1).
-
-    Parameters
-    ----------
-    kernel : Kernel, optional
-        ``None`` is ``RBF(gamma=1.0)``; ``c * k`` lets the optimizer learn the latent scale.
-    optimizer : {"lbfgs", None}, default "lbfgs"
-        Maximise the approximate log marginal likelihood over the kernel's log-parameters.
-    n_restarts_optimizer : int >= 0, default 0
-    bounds : (float, float), default (1e-5, 1e5)
-    random_state : None, int or Generator
-    max_iter : int, default 100
-        Newton steps for the mode.
-
-    Attributes
-    ----------
-    classes_, kernel_, X_fit_, mode_ (:class:`LaplaceMode`), n_iter_ (Newton steps at the end),
-    log_marginal_likelihood_,
-    optima_ (list of ``(theta, log marginal likelihood)`` per run, best first)
-    """
-
-    def __init__(self, kernel=None, optimizer="lbfgs", n_restarts_optimizer=0, bounds=(1e-5, 1e5),
-                 random_state=None, max_iter=100):
-        self.kernel = kernel
-        self.optimizer = optimizer
-        self.n_restarts_optimizer = n_restarts_optimizer
-        self.bounds = bounds
-        self.random_state = random_state
-        self.max_iter = max_iter
-
-    def fit(self, X, y):
-        """Find the mode (after choosing the kernel's parameters unless ``optimizer=None``); returns self."""
-        X = check_X(self, X, reset=True)
-        y = encode_binary_labels(self, y, X.shape[0])
-        max_iter = check_positive_int(self.max_iter, "max_iter")
-        if self.optimizer not in ("lbfgs", None):
-            raise ValueError(f"optimizer must be 'lbfgs' or None; got optimizer={self.optimizer!r}")
-        kernel = default_kernel(self.kernel)
-        if not isinstance(kernel, Kernel):
-            raise TypeError(f"kernel must be a kernel object; got {kernel!r}: build it, e.g. RBF(gamma=1.0)")
-        self.optima_ = []
-        if self.optimizer == "lbfgs" and kernel.hyperparameters():
-            low, high = (math.log(check_positive(b, "bounds")) for b in self.bounds)
-            n_restarts = check_nonnegative_int(self.n_restarts_optimizer, "n_restarts_optimizer")
-
-            def negative(theta):
-                K, dK = kernel.with_theta(theta).gram_gradient(X)
-                value, grad = laplace_gradient(K, dK, y, max_iter=max_iter)
-                return -value, -grad
-
-            rng = as_rng(self.random_state)
-            theta0 = np.clip(kernel.theta, low, high)
-            starts = [theta0] + [rng.uniform(low, high, len(theta0)) for _ in range(n_restarts)]
-            for start in starts:
-                res = optimize.minimize(negative, start, jac=True, method="L-BFGS-B",
-                                        bounds=[(low, high)] * len(start))
-                self.optima_.append((np.asarray(res.x, float), float(-res.fun)))
-            self.optima_.sort(key=lambda o: -o[1])
-            kernel = kernel.with_theta(self.optima_[0][0])
-        self.kernel_ = kernel
-        self.X_fit_, self.y_fit_ = X.copy(), y
-        self.mode_ = laplace_mode(gram(kernel, X), y, max_iter=max_iter)
-        self.log_marginal_likelihood_ = self.mode_.log_marginal_likelihood
-        self.n_iter_ = self.mode_.n_iter
-        return self
-
-    def latent_mean_and_variance(self, X):
-        """The latent ``f(x*)``'s approximate mean and variance at the rows of ``X``."""
-        check_fitted(self, "mode_")
-        X = check_X(self, X, reset=False)
-        return laplace_latent(self.mode_, self.y_fit_, gram(self.kernel_, X, self.X_fit_), self.kernel_.diag(X))
-
-    def decision_function(self, X):
-        """The log-odds ``log(p / (1 - p))`` of the predictive probability ``p`` of ``classes_[1]``.
-
-        Positive exactly where the latent mean is (averaging the sigmoid over a normal law
-        centred at the mean keeps it on the same side of 1/2), and ordered as ``predict_proba``;
-        ``p`` and ``1 - p`` are both averaged, so neither is lost to rounding.
-        """
-        mean, var = self.latent_mean_and_variance(X)
-        return np.log(probit_average(mean, var)) - np.log(probit_average(-mean, var))
-
-    def predict_proba(self, X):
-        """``[P(classes_[0]), P(classes_[1])]`` per row, shape ``(m, 2)``, averaged over the latent law."""
-        mean, var = self.latent_mean_and_variance(X)
-        p = probit_average(mean, var)
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X):
-        """The class whose probability exceeds 1/2, i.e. the sign of the latent mean."""
-        return decode_binary_labels(self, self.decision_function(X) > 0)
-
-    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        """The approximate ``log p(y | X)`` at ``theta`` (the kernel's log-parameters; default the
-        fitted ones); with ``eval_gradient`` also its gradient."""
-        check_fitted(self, "mode_")
-        if theta is None and not eval_gradient:
-            return self.log_marginal_likelihood_
-        kernel = self.kernel_ if theta is None else self.kernel_.with_theta(theta)
-        K, dK = kernel.gram_gradient(self.X_fit_)
-        value, grad = laplace_gradient(K, dK, self.y_fit_, max_iter=self.max_iter)
-        return (value, grad) if eval_gradient else value

@@ -48,13 +48,9 @@ import math
 import numpy as np
 from scipy import linalg
 
-from .._estimator import Regressor, as_real_targets, check_fitted, check_X, default_kernel
-from .._validation import as_2d, as_rng, as_vector, check_choice, check_positive, check_positive_int, gram
-from ..kernels import RBF
-from ..nystroem import inverse_sqrt_psd
-from ..random_features import RandomFourierFeatures
+from .._validation import as_2d, as_vector, check_positive
 
-__all__ = ["weight_space_posterior", "low_rank_log_marginal_likelihood", "LowRankGaussianProcess"]
+__all__ = ["weight_space_posterior", "low_rank_log_marginal_likelihood"]
 
 
 def _check_features(Phi, y, noise):
@@ -109,85 +105,3 @@ def low_rank_log_marginal_likelihood(Phi, y, noise):
     quad = (y @ y - u @ u) / noise
     logdet = (n - D) * math.log(noise) + 2.0 * np.sum(np.log(np.diag(L)))
     return float(-0.5 * quad - 0.5 * logdet - 0.5 * n * math.log(2.0 * math.pi))
-
-
-class LowRankGaussianProcess(Regressor):
-    """GP regression on ``D`` features: Nystroem's inducing points or random Fourier features.
-
-    Parameters
-    ----------
-    kernel : Kernel, optional
-        ``None`` is ``RBF(gamma=1.0)``; ``method="fourier"`` needs an :class:`~kernelcourse.kernels.RBF`.
-    n_components : int, default 100
-        The number ``m`` of inducing points (at most ``n``) or ``D`` of random features.
-    method : {"nystroem", "fourier"}, default "nystroem"
-    noise : float > 0, default 0.01
-        ``sigma^2``.
-    random_state : None, int or Generator
-        Draws the inducing points or the frequencies.
-
-    Attributes
-    ----------
-    components_ : the inducing points (``nystroem``); ``features_`` the fitted random map (``fourier``)
-    weight_mean_ : ``A^-1 Phi^T y``; ``L_`` the Cholesky factor of ``A = Phi^T Phi + noise I``
-    log_marginal_likelihood_ : float
-    """
-
-    def __init__(self, kernel=None, n_components=100, method="nystroem", noise=0.01, random_state=None):
-        self.kernel = kernel
-        self.n_components = n_components
-        self.method = method
-        self.noise = noise
-        self.random_state = random_state
-
-    def _features(self, X):
-        if self.method == "fourier":
-            return self.features_.transform(X)
-        return gram(self.kernel_, X, self.components_) @ self.normalization_
-
-    def fit(self, X, y):
-        """Draw the features, then solve the ``D x D`` system; returns self."""
-        X = check_X(self, X, reset=True)
-        y = as_real_targets(self, y, X.shape[0])
-        noise = check_positive(self.noise, "noise")
-        m = check_positive_int(self.n_components, "n_components")
-        check_choice(self.method, "method", ("nystroem", "fourier"))
-        self.kernel_ = default_kernel(self.kernel)
-        rng = as_rng(self.random_state)
-        if self.method == "fourier":
-            if not isinstance(self.kernel_, RBF):
-                raise ValueError(f"method='fourier' draws the random features of an RBF kernel; got kernel "
-                                 f"{self.kernel_!r}: use method='nystroem'")
-            self.features_ = RandomFourierFeatures(gamma=self.kernel_.gamma, n_components=m,
-                                                   random_state=rng).fit(X)
-        else:
-            chosen = rng.choice(X.shape[0], size=min(m, X.shape[0]), replace=False)
-            self.components_ = X[np.sort(chosen)].copy()
-            self.normalization_, self.rank_ = inverse_sqrt_psd(gram(self.kernel_, self.components_))
-        Phi = self._features(X)
-        self.L_ = _factor_A(Phi, noise)
-        self.weight_mean_ = linalg.cho_solve((self.L_, True), Phi.T @ y, check_finite=False)
-        self.noise_ = noise
-        self.log_marginal_likelihood_ = low_rank_log_marginal_likelihood(Phi, y, noise)
-        return self
-
-    def predict(self, X, return_std=False, with_noise=False, variance="sor"):
-        """Posterior mean of ``f`` at the rows of ``X``; with ``return_std`` also its standard
-        deviation (of ``y`` with ``with_noise=True``).
-
-        ``variance="sor"``: that of the low-rank model, ``sigma^2 phi^T A^-1 phi``, too small away
-        from the inducing points; ``"dtc"``: plus ``k(x, x) - phi(x)^T phi(x)``, the prior variance
-        the features miss (the deterministic training conditional's predictive variance).
-        """
-        check_fitted(self, "weight_mean_")
-        check_choice(variance, "variance", ("sor", "dtc"))
-        X = check_X(self, X, reset=False)
-        Phi_new = self._features(X)
-        mean = Phi_new @ self.weight_mean_
-        if not return_std:
-            return mean
-        V = linalg.solve_triangular(self.L_, Phi_new.T, lower=True, check_finite=False)
-        var = self.noise_ * np.einsum("ij,ij->j", V, V)
-        if variance == "dtc":
-            var = var + np.maximum(self.kernel_.diag(X) - np.einsum("ij,ij->i", Phi_new, Phi_new), 0.0)
-        return mean, np.sqrt(var + (self.noise_ if with_noise else 0.0))

@@ -36,9 +36,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg, optimize, stats
-
-from .._estimator import (Regressor, as_real_targets, check_fitted, check_X, default_kernel)
+from scipy import linalg
+from scipy.special import ndtri  # the standard normal quantile (scipy.stats.norm.ppf's own)
 from .._validation import (as_2d, as_finite, as_rng, as_vector, check_choice, check_nonnegative,
                            check_nonnegative_int, check_positive,
                            check_positive_int, check_square, check_unit_interval, gram)
@@ -47,7 +46,7 @@ from ..kernels import Kernel
 __all__ = ["DEFAULT_JITTER", "cholesky_jittered", "sample_gaussian", "prior_samples", "gp_factor",
            "posterior_mean_var", "posterior_cov", "log_marginal_likelihood",
            "log_marginal_likelihood_gradient", "marginal_likelihood", "Optimum",
-           "data_scaled_starts", "maximise_marginal_likelihood", "interval_coverage", "GaussianProcessRegressor"]
+           "data_scaled_starts", "maximise_marginal_likelihood", "interval_coverage"]
 
 #: the jitter added to the diagonal before sampling, relative to the mean diagonal entry:
 #: numerics (a smooth kernel's K is singular in floating point), not part of the model
@@ -285,6 +284,8 @@ def maximise_marginal_likelihood(kernel, X, y, noise, optimize_noise=True, n_res
     flat region where the gradient vanishes (a length-scale far outside the inputs'
     distances, a signal variance near 0): ``converged`` does not tell them apart.
     """
+    from scipy.optimize import minimize  # imported when first needed, not at a notebook's first check
+
     X = as_2d(X, "X")
     y = as_vector(y, "y", X.shape[0], f"to match X of shape {X.shape}")
     noise = check_positive(noise, "noise")
@@ -316,7 +317,7 @@ def maximise_marginal_likelihood(kernel, X, y, noise, optimize_noise=True, n_res
         starts += [rng.uniform(math.log(low), math.log(high), size=len(start)) for _ in range(n_restarts)]
     optima = []
     for t0 in starts:
-        result = optimize.minimize(negative, t0, jac=True, method="L-BFGS-B", bounds=box)
+        result = minimize(negative, t0, jac=True, method="L-BFGS-B", bounds=box)
         t = np.asarray(result.x, dtype=float)
         optima.append(Optimum(t0, t, float(-result.fun), kernel.with_theta(t[:p]),
                               math.exp(t[p]) if optimize_noise else noise, bool(result.success)))
@@ -336,146 +337,5 @@ def interval_coverage(y, mean, std, level=0.95):
     if np.any(std < 0):
         raise ValueError(f"std must be non-negative (a standard deviation, not a variance); got min {std.min()!r}")
     level = check_unit_interval(level, "level")
-    z = float(stats.norm.ppf(0.5 + level / 2.0))
+    z = float(ndtri(0.5 + level / 2.0))
     return float(np.mean(np.abs(y - mean) <= z * std))
-
-
-class GaussianProcessRegressor(Regressor):
-    """Gaussian process regression with a zero prior mean (Rasmussen and Williams, Algorithm 2.1).
-
-    Parameters
-    ----------
-    kernel : Kernel, optional
-        The prior covariance; ``None`` is ``RBF(gamma=1.0)``. To learn a signal
-        variance, scale the kernel: ``1.0 * Matern(...)``.
-    noise : float >= 0, default 0.01
-        The noise variance ``sigma^2`` (the starting value when it is optimised, then > 0);
-        ``noise = 0`` interpolates the data, and is refused with a clear message when
-        ``K`` is singular (repeated inputs).
-    optimizer : {"lbfgs", None}, default "lbfgs"
-        Maximise the log marginal likelihood over the kernel's log-parameters (and
-        ``log noise`` if ``optimize_noise``), or keep the parameters as given.
-    optimize_noise : bool, default True
-    n_restarts_optimizer : int >= 0, default 0
-        Further runs from random starts in ``bounds``; ``optima_`` lists every run.
-    bounds : (float, float), default (1e-5, 1e5)
-        The box of every parameter while optimising.
-    random_state : None, int or Generator
-        For the restarts' starting points.
-    restart_box : {"bounds", "data"}, default "bounds"
-        Where the restarts start: log-uniform in ``bounds`` (as scikit-learn), or in the box
-        :func:`data_scaled_starts` sets from the inputs' distances and ``var(y)``.
-
-    Attributes
-    ----------
-    kernel_, noise_ : the parameters used (optimised or as given)
-    X_fit_, y_fit_ : the training data (copies)
-    L_, alpha_ : the Cholesky factor of ``K + noise_ I`` and ``(K + noise_ I)^-1 y``
-    log_marginal_likelihood_ : float
-    optima_ : list of :class:`Optimum`, best first (empty when ``optimizer=None``)
-    """
-
-    def __init__(self, kernel=None, noise=0.01, optimizer="lbfgs", optimize_noise=True,
-                 n_restarts_optimizer=0, bounds=(1e-5, 1e5), random_state=None, restart_box="bounds"):
-        self.kernel = kernel
-        self.noise = noise
-        self.optimizer = optimizer
-        self.optimize_noise = optimize_noise
-        self.n_restarts_optimizer = n_restarts_optimizer
-        self.bounds = bounds
-        self.random_state = random_state
-        self.restart_box = restart_box
-
-    def _prior_kernel(self):
-        kernel = default_kernel(self.kernel)
-        if isinstance(kernel, str):
-            raise TypeError(f"kernel must be a kernel object; got the name {kernel!r}: build it, e.g. RBF(gamma=1.0)")
-        return kernel
-
-    def fit(self, X, y):
-        """Optimise the parameters (unless ``optimizer=None``), then factor ``K + noise I``; returns self."""
-        X = check_X(self, X, reset=True)
-        y = as_real_targets(self, y, X.shape[0])
-        noise = check_nonnegative(self.noise, "noise")
-        if self.optimizer not in ("lbfgs", None):
-            raise ValueError(f"optimizer must be 'lbfgs' or None; got optimizer={self.optimizer!r}")
-        if self.optimizer and self.optimize_noise and noise == 0:
-            raise ValueError("noise must be positive when it is optimised (log noise is the parameter); "
-                             "got noise=0.0: start from a positive noise, or set optimize_noise=False")
-        kernel = self._prior_kernel()
-        self.optima_ = []
-        if self.optimizer == "lbfgs" and (kernel.hyperparameters() or self.optimize_noise):
-            n_restarts = check_nonnegative_int(self.n_restarts_optimizer, "n_restarts_optimizer")
-            self.optima_ = maximise_marginal_likelihood(
-                kernel, X, y, noise, bool(self.optimize_noise), n_restarts, self.bounds,
-                self.random_state, self.restart_box)
-            kernel, noise = self.optima_[0].kernel, self.optima_[0].noise
-        self.kernel_, self.noise_ = kernel, noise
-        self.L_, self.alpha_ = gp_factor(gram(kernel, X), y, noise)
-        n = len(y)
-        self.log_marginal_likelihood_ = float(-0.5 * y @ self.alpha_ - np.sum(np.log(np.diag(self.L_)))
-                                              - 0.5 * n * math.log(2.0 * math.pi))
-        self.X_fit_, self.y_fit_ = X.copy(), y.copy()
-        return self
-
-    def predict(self, X, return_std=False, return_cov=False, with_noise=False):
-        """Posterior mean of ``f`` at the rows of ``X``; with ``return_std`` (or ``return_cov``) also
-        its standard deviation (covariance), of ``f``, or of ``y`` with ``with_noise=True``.
-
-        Before ``fit``, the prior: mean 0 and the kernel's covariance.
-        """
-        if return_std and return_cov:
-            raise ValueError("return_std and return_cov cannot both be True: ask for one of them")
-        if not hasattr(self, "alpha_"):
-            X = as_2d(X, "X")
-            kernel, noise = self._prior_kernel(), check_nonnegative(self.noise, "noise")
-            mean = np.zeros(X.shape[0])
-            cov = gram(kernel, X) if return_cov else None
-            var = kernel.diag(X) if return_std else None
-        else:
-            X = check_X(self, X, reset=False)
-            kernel, noise = self.kernel_, self.noise_
-            K_new = gram(kernel, X, self.X_fit_)
-            mean = K_new @ self.alpha_
-            if not (return_std or return_cov):
-                return mean
-            v = linalg.solve_triangular(self.L_, K_new.T, lower=True, check_finite=False)
-            cov = var = None
-            if return_cov:
-                cov = gram(kernel, X) - v.T @ v
-                cov = (cov + cov.T) / 2.0
-            else:
-                var = np.maximum(kernel.diag(X) - np.einsum("ij,ij->j", v, v), 0.0)
-        extra = noise if with_noise else 0.0
-        if return_cov:
-            return mean, cov + extra * np.eye(len(mean))
-        if return_std:
-            return mean, np.sqrt(var + extra)
-        return mean
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.requires_fit = False     # before fit, predict and sample_y give the prior, as scikit-learn's
-        return tags
-
-    def sample_y(self, X, n_samples=1, random_state=0, jitter=DEFAULT_JITTER):
-        """Sample paths of ``f`` at the rows of ``X``, shape ``(m, n_samples)``: from the posterior
-        after ``fit``, from the prior before."""
-        mean, cov = self.predict(X, return_cov=True)
-        return sample_gaussian(mean, cov, n_samples, random_state, jitter)
-
-    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        """``log p(y | X)`` at ``theta`` (the kernel's log-parameters, then ``log noise``), by
-        default at the fitted parameters; with ``eval_gradient`` also its gradient."""
-        check_fitted(self, "alpha_")
-        if theta is None and not eval_gradient:
-            return self.log_marginal_likelihood_
-        if theta is None:
-            theta = np.append(self.kernel_.theta, math.log(self.noise_))
-        theta = as_vector(theta, "theta")
-        p = len(self.kernel_.hyperparameters())
-        if len(theta) != p + 1:
-            raise ValueError(f"theta must hold {p + 1} values (the kernel's {p} log-parameters "
-                             f"{self.kernel_.hyperparameters()}, then log noise); got shape {theta.shape}")
-        kernel, noise = self.kernel_.with_theta(theta[:p]), math.exp(theta[p])
-        return marginal_likelihood(kernel, self.X_fit_, self.y_fit_, noise, eval_gradient)

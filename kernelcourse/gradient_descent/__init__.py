@@ -35,6 +35,9 @@ Convergence: the residual ``r_t = K alpha_t - y`` obeys
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
 from .descent import (GDRun, decision_function, dual_gradient, kernel_gd_step, kernel_gradient_descent,
                       largest_stable_step, primal_gd_step, primal_gradient_descent, squared_loss,
                       w_from_alpha)
@@ -54,19 +57,12 @@ __all__ = [
 ]
 
 
-#: the names defined in a submodule loaded when first asked for: name -> submodule
+if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
+    from .estimator import KernelGD
+
+#: the names defined in a submodule loaded when first asked for (name -> submodule): they
+#: import scikit-learn (their base classes), which the functions (what exercise set 1 checks)
+#: never need
 _LAZY = {"KernelGD": "estimator"}
 
-
-def __getattr__(name):
-    """The estimator, imported when first asked for (PEP 562): its base classes import
-    scikit-learn, seconds on a cold start, which the functions (what exercise set 1 checks)
-    never need."""
-    if name in _LAZY:
-        from . import estimator
-        return getattr(estimator, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

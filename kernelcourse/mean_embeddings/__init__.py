@@ -49,6 +49,10 @@ first asked for, PEP 562, so that a check of lecture 9 loads no more than it use
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
+
 __all__ = [
     "mean_embedding", "witness",
     "mmd2_biased", "mmd2_unbiased", "mmd2_linear", "mmd2_from_gram",
@@ -60,6 +64,18 @@ __all__ = [
     "stein_kernel_rbf", "ksd", "ksd_test", "gaussian_score",
     "gaussian_mmd2",
 ]
+
+if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
+    from .distances import DistanceKernel, distance_covariance, energy_distance
+    from .embeddings import mean_embedding, pooled_median_gamma, witness
+    from .estimator import MMDTest
+    from .hsic import hsic_biased, hsic_from_gram, hsic_test
+    from .kernel_choice import blobs, choose_gamma_on_split, power_against_gamma, power_criterion
+    from .mmd import ESTIMATORS, gaussian_mmd2, mmd2_biased, mmd2_from_gram, mmd2_linear, mmd2_unbiased
+    from .rff_mmd import mmd2_rff, rff_permutation_test
+    from .stein import gaussian_score, ksd, ksd_test, stein_kernel_rbf
+    from .two_sample_test import (TestResult, permutation_p_value, permutation_test, permutation_test_gram,
+                                  rejection_rate)
 
 #: every public name -> the submodule that defines it, loaded when the name is first asked for
 #: (some import scikit-learn, through an estimator's base class or the random features)
@@ -79,15 +95,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    """A public name, imported from its section's module when first asked for (PEP 562)."""
-    if name in _LAZY:
-        import importlib
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -39,6 +39,9 @@ asked for (PEP 562), since its estimator's base class imports scikit-learn.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
 from .bandwidth import bandwidth_bias_variance, bias_variance_sweep, median_heuristic, sample_sine
 # the choices are shared with the lecture 5 widgets
 from .functions import (BUDGET_RULES, LOSSES, SCHEDULES, RKHSFunction, evaluation_bound, inner_by_evaluation,
@@ -89,20 +92,13 @@ __all__ = [
     "gaussian_mercer_eigenfunctions",
 ]
 
-#: the names defined in a submodule loaded when first asked for: name -> submodule
+if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
+    from .online import OnlineKernelMachine, budget_tradeoff, comparator_losses, regret_bound, regret_curve
+
+#: the names defined in a submodule loaded when first asked for (name -> submodule): they
+#: import scikit-learn (OnlineKernelMachine's base classes), which the bandwidth and the
+#: functions of the RKHS (what lectures 5 and 9 check first) never need
 _LAZY = dict.fromkeys(("OnlineKernelMachine", "budget_tradeoff", "comparator_losses",
                        "regret_bound", "regret_curve"), "online")
 
-
-def __getattr__(name):
-    """``online``'s names, imported when first asked for (PEP 562): its
-    :class:`OnlineKernelMachine` imports scikit-learn, seconds on a cold start, which the
-    bandwidth and the functions of the RKHS (what lectures 5 and 9 check first) never need."""
-    if name in _LAZY:
-        from . import online
-        return getattr(online, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -19,7 +19,6 @@ Each function takes two lists of :class:`~kernelcourse.structured.graphs.Graph` 
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
 
 from .._validation import check_nonnegative_int, check_positive
 from .graphs import Graph, as_graphs
@@ -120,6 +119,7 @@ def wl_features(X, h: int = 3, Z=None):
 
     Computed for all graphs at once (:func:`_wl_stacked_labels`); :func:`wl_relabel` is the
     same relabelling graph by graph, with the signatures kept."""
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     X, Z = _pair(X, Z)
     h = check_nonnegative_int(h, "h")
     graphs = X + ([] if Z is None else Z)
@@ -179,6 +179,7 @@ def shortest_path_features(X, Z=None):
 
     Returns ``(Phi_X, vocabulary)`` or ``(Phi_X, Phi_Z, vocabulary)``; ``vocabulary[j]`` is
     the ``(label, label, length)`` of column ``j``."""
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     X, Z = _pair(X, Z)
     graphs = X + ([] if Z is None else Z)
     index: dict = {}

@@ -23,7 +23,6 @@ import itertools
 from math import comb
 
 import numpy as np
-from scipy import sparse
 
 from .._validation import check_nonnegative_int, check_positive_int
 
@@ -96,6 +95,7 @@ def spectrum_features(X, k: int, Z=None):
     Returns ``(Phi_X, vocabulary)``, or ``(Phi_X, Phi_Z, vocabulary)`` when ``Z`` is given;
     ``vocabulary[j]`` is the k-mer of column ``j``, in order of first appearance.
     """
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     X = as_strings(X, "X")
     k = check_positive_int(k, "k")
     index: dict[str, int] = {}
@@ -232,6 +232,7 @@ def mismatch_features(X, k: int, m: int, alphabet: str = DNA, Z=None):
     Only the columns ``b`` that some neighbourhood reaches are kept, shared by ``X`` and
     ``Z``. Returns ``Phi_X`` or ``(Phi_X, Phi_Z)``.
     """
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     X = as_strings(X, "X")
     groups = [X] + ([as_strings(Z, "Z")] if Z is not None else [])
     k = check_positive_int(k, "k")
@@ -268,6 +269,7 @@ def hamming_pair_counts(X, Z=None, k: int = 5, d_max: int = 2, alphabet: str = D
     over ``|P| = j`` is ``E_j = sum_{d <= j} C(k - d, j - d) S_d``, a triangular system solved
     from ``S_0 = E_0`` up.
     """
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     X = as_strings(X, "X")
     symmetric = Z is None
     Zs = X if symmetric else as_strings(Z, "Z")
@@ -380,6 +382,7 @@ def _pair_weighted_blocks(codes, owner, n, k, m, a, dtype=np.float64):
 def _pair_gram(X, Zs, k, m, alphabet, symmetric, normalize):
     """The mismatch Gram matrix from pairs of k-mers: ``K = C_X M C_Z^T`` with
     ``M[u, v] = N(d(u, v))``, block by block of ``Z``'s strings (dense ``M C_Z^T``)."""
+    from scipy import sparse  # loaded at the first call: a first check of set 10 need not wait
     a = len(alphabet)
     cx, ox = _codes(X, k, alphabet)
     cz, oz = (cx, ox) if symmetric else _codes(Zs, k, alphabet)

@@ -33,6 +33,9 @@ when none is free, as libsvm computes it.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_attributes
 from .solver import (SELECTIONS, SMORun, TAU, decision_values, dual_objective, duality_gap,
                      enclosing_ball_radius, geometric_margin, kkt_groups, kkt_violations, loo_bound,
                      offset, offset_interval, pair_step, primal_objective, primal_w,
@@ -44,19 +47,12 @@ __all__ = ["dual_objective", "primal_objective", "duality_gap", "decision_values
            "SMORun", "smo", "smo_kernel", "cross_validate_svm", "SupportVectorClassifier"]
 
 
-#: the names defined in a submodule loaded when first asked for: name -> submodule
+if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
+    from .estimator import SupportVectorClassifier, cross_validate_svm
+
+#: the names defined in a submodule loaded when first asked for (name -> submodule): they
+#: import scikit-learn (their base classes), which the functions (what exercise set 7 checks)
+#: never need
 _LAZY = {"cross_validate_svm": "estimator", "SupportVectorClassifier": "estimator"}
 
-
-def __getattr__(name):
-    """The estimator's names, imported when first asked for (PEP 562): its base classes import
-    scikit-learn, seconds on a cold start, which the functions (what exercise set 7 checks)
-    never need."""
-    if name in _LAZY:
-        from . import estimator
-        return getattr(estimator, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -33,7 +33,7 @@ the dual's operation count is smaller).
 """
 from __future__ import annotations
 
-from .centering import CP2, Q2, Q3, Q10, _own_mean  # _own_mean: lecture 6 names it too
+from .centering import CP2, Q2, Q3, Q10
 from .distances import Q4, Q5, Q8
 from .perceptron import Q6, Q7
 from .quiz import QUIZ, Q12

@@ -6,6 +6,7 @@ import numpy as np
 
 from ....feature_space import center_gram, center_kernel_rows, normalize_gram
 from ...model import Case, Diagnosis, Property, Question, fixed_draw
+from .._shared import own_mean as _own_mean
 from ._common import _points, _poly_gram
 
 
@@ -82,11 +83,6 @@ def _cases_center_rows(rng):
 def _center_test_rows(K_test, K_train):
     """Rows ``k(x_a, x_i)`` centred on the training mean: :func:`center_kernel_rows`."""
     return center_kernel_rows(K_test, K_train)
-
-
-def _own_mean(K_test, K_train):
-    return (K_test - K_test.mean(axis=1, keepdims=True) - K_test.mean(axis=0, keepdims=True)
-            + K_test.mean())
 
 
 def _rows_no_grand(K_test, K_train):

@@ -28,6 +28,6 @@ from __future__ import annotations
 
 from .functions import CP1, Q1, Q2, Q5
 from .steps import CP2, Q3, Q4
-from .completion import Q6, Q7, Q8, Q9, _given
+from .completion import Q6, Q7, Q8, Q9
 
 QUESTIONS = [CP1, CP2, Q1, Q2, Q3, Q4, Q5, Q6, Q7, Q8, Q9]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...model import Case, Diagnosis, Property, Question, choice_parts
+from .._shared import given as _given
 from ._common import _fixed, _gram, _points
 
 
@@ -249,13 +250,6 @@ def extend_eigenfunctions(K_new, K, k):
     phi_train = np.sqrt(n) * U                 # the eigenfunctions at the training points
     return K_new @ phi_train / (n * mu)        # phi(x) = sum_j K(x, x_j) phi(x_j) / (n mu)
 """
-
-
-def _given(source, name):
-    """The function a fix question hands out, bug included (exec'd from its source)."""
-    space = {"np": np}
-    exec(compile(source, f"<the given {name}>", "exec"), space)
-    return space[name]
 
 
 def _extend(K_new, K, k):

@@ -9,8 +9,7 @@ from ....feature_space import center_gram, center_kernel_rows
 from ....kernel_pca import explained_variance_ratio
 from ....kernels import RBF
 from ...model import Case, Diagnosis, Property, Question
-from ..lecture3 import _own_mean
-from ..lecture5 import _given
+from .._shared import given as _given, own_mean as _own_mean
 from ._common import _fixed, _points
 
 

@@ -1,36 +1,15 @@
-"""Ridge regression in the primal and in the dual, and kernel ridge regression.
-
-Lecture 3 (John Shawe-Taylor's slides *Kernel methods*, UCL), sections 3.1-3.3.
-Ridge regression chooses the linear function ``g(x) = <w, x>`` minimising
-
-    L_lam(w, S) = lam ||w||^2 + ||xi||^2,    xi = y - X w.
-
-Setting the gradient to zero gives the **primal** solution
-
-    w = (X^T X + lam I_n)^-1 X^T y,
-
-and writing ``w = X^T alpha`` gives the **dual** solution
-
-    alpha = (X X^T + lam I_m)^-1 y = (K + lam I_m)^-1 y,
-    g(x) = sum_i alpha_i <x, x_i>.
-
-Only inner products appear in the dual, so any kernel may replace them:
-that is kernel ridge regression. Every linear system here is solved through
-a Cholesky factorisation (``scipy.linalg.cho_factor``/``cho_solve``), never an
-explicit inverse. ``lam = 0`` is least squares, solved through the
-pseudo-inverse (minimum-norm least squares), as the lecture suggests when
-``X^T X`` (or ``K``) is singular.
+"""Ridge regression on arrays (lecture 3.1-3.4): the primal and the dual solutions, the dual
+prediction, and the choice of ``lambda`` on a validation set, as :mod:`kernelcourse.ridge`'s
+docstring states them. None imports scikit-learn.
 """
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg
 
-from ._validation import as_2d, as_finite, as_positives, as_targets, check_nonnegative, check_square, gram
-from .kernels import as_kernel
-from ._estimator import Regressor, check_fitted, check_X, check_y_given
+from .._validation import as_2d, as_finite, as_positives, as_targets, check_nonnegative, check_square, gram
+from ..kernels import as_kernel
 
-__all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "KernelRidge", "rmse_against_lambda"]
+__all__ = ["primal_ridge", "dual_ridge", "ridge_predict_dual", "rmse_against_lambda"]
 
 
 def _solve_regularised(A, b, lam: float, name: str, original=None) -> np.ndarray:
@@ -42,6 +21,8 @@ def _solve_regularised(A, b, lam: float, name: str, original=None) -> np.ndarray
     the error gives the smallest eigenvalue of ``original()`` (the matrix before it
     was overwritten), if the caller can give it again.
     """
+    from scipy import linalg  # at the first solve: a first check of set 6 loads no scipy.linalg
+
     if lam == 0.0:
         # lam -> 0: least squares through the pseudo-inverse; lstsq with the
         # SVD driver gives pinv(A) b without forming pinv(A).
@@ -99,6 +80,8 @@ def primal_ridge(X, y, lam: float) -> np.ndarray:
     y = as_targets(y, X.shape[0], allow_2d=True)
     lam = check_nonnegative(lam, "lam")
     if lam == 0.0:
+        from scipy import linalg
+
         w, *_ = linalg.lstsq(X, y, lapack_driver="gelsd", check_finite=False)
         return w
     return _solve_regularised(X.T @ X, X.T @ y, lam, "X^T X")
@@ -147,76 +130,6 @@ def ridge_predict_dual(K_new, alpha) -> np.ndarray:
             f"K_new has {K_new.shape[1]} columns (training points) but alpha has "
             f"{alpha.shape[0]} coefficients")
     return K_new @ alpha
-
-
-class KernelRidge(Regressor):
-    """Kernel ridge regression, fitted in the dual.
-
-    .. math:: \\alpha = (K + \\lambda I_m)^{-1} y, \\qquad
-              g(x) = \\sum_{i=1}^m \\alpha_i \\kappa(x_i, x)
-
-    Parameters
-    ----------
-    kernel : kernel object, optional
-        A ``kernelcourse.kernels`` kernel (``k(X, Z)`` returns the Gram
-        matrix). Defaults to ``kernels.Linear()``, which gives ordinary ridge
-        regression through the origin.
-    lam : float >= 0, default 1.0
-        Regularisation ``lambda`` (scikit-learn calls it ``alpha``);
-        ``lam = 0`` uses the pseudo-inverse.
-
-    Attributes
-    ----------
-    X_fit_ : array (m, d)
-        The training inputs (a copy).
-    dual_coef_ : array (m,) or (m, k)
-        The dual coefficients ``alpha``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from kernelcourse.kernels import RBF
-    >>> X = np.linspace(0, 1, 20).reshape(-1, 1); y = np.sin(6 * X[:, 0])
-    >>> model = KernelRidge(RBF(gamma=10.0), lam=1e-3).fit(X, y)
-    >>> bool(np.abs(model.predict(X) - y).max() < 0.05)
-    True
-    """
-
-    def __init__(self, kernel=None, lam: float = 1.0):
-        self.kernel = kernel
-        self.lam = lam
-
-    def _kernel(self, n_features):
-        if self.kernel is None:
-            from .kernels import Linear
-            return Linear()
-        return as_kernel(self.kernel, n_features)
-
-    def fit(self, X, y) -> "KernelRidge":
-        """Compute ``K`` on ``X`` and solve ``(K + lam I) alpha = y``; returns ``self``."""
-        X = check_X(self, X, reset=True)
-        check_y_given(self, y)
-        y = as_targets(y, X.shape[0], allow_2d=True)
-        lam = check_nonnegative(self.lam, "lam")
-        kernel = self._kernel(X.shape[1])
-        K = gram(kernel, X)
-        if not K.flags.writeable or np.shares_memory(K, X):
-            K = K.copy()
-        # K is our own array: the solve may overwrite it.
-        self.dual_coef_ = _solve_regularised(K, y, lam, "K", original=lambda: gram(kernel, X))
-        self.X_fit_ = X.copy()
-        return self
-
-    def predict(self, X) -> np.ndarray:
-        """Return ``g(x) = sum_i alpha_i k(x_i, x)`` for each row of ``X``."""
-        check_fitted(self, "dual_coef_")
-        X = check_X(self, X, reset=False)
-        return gram(self._kernel(X.shape[1]), X, self.X_fit_) @ self.dual_coef_
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True   # y of shape (n, k): one alpha column per output
-        return tags
 
 
 def rmse_against_lambda(kernel, X, y, X_val, y_val, lams, X_test=None, y_test=None) -> dict:

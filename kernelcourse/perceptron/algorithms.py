@@ -1,20 +1,6 @@
-"""The perceptron in the primal and the dual, the kernel perceptron, and Novikoff's bound.
-
-Lecture 3 (John Shawe-Taylor's slides *Kernel methods*, UCL), sections 3.10-3.11.
-Starting from ``w_0 = 0``, the perceptron visits training examples; when
-``y_j <w_t, x_j> <= 0`` (a mistake) it updates ``w_{t+1} = w_t + y_j x_j``.
-Since ``w_t = sum_i alpha_i x_i``, the dual form keeps ``alpha`` instead and
-updates ``alpha_j += y_j``; the mistake test ``y_j sum_i alpha_i <x_i, x_j> <= 0``
-uses inner products only, so any kernel may replace them.
-
-Novikoff's theorem: if a unit vector ``w*`` has ``y_i <w*, x_i> >= gamma > 0`` and
-``||x_i|| <= R`` for all i, the perceptron makes at most ``R^2 / gamma^2``
-updates. With a kernel, ``R = max_i sqrt(k(x_i, x_i))``. The proof rests on two
-bounds that hold after every update t:
-
-    ||w_t||^2 <= t R^2        and        <w*, w_t> >= t gamma,
-
-and since ``<w*, w_t> <= ||w_t||`` they give ``t^2 gamma^2 <= t R^2``.
+"""The perceptron on arrays (lecture 3.10-3.11): the primal and the dual runs, the radius, the
+margin and Novikoff's bound, as :mod:`kernelcourse.perceptron`'s docstring states them. None
+imports scikit-learn.
 """
 from __future__ import annotations
 
@@ -22,10 +8,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._estimator import (Classifier, check_fitted, check_X, decode_binary_labels, default_kernel,
-                         encode_binary_labels)
-from ._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_finite_real, check_nonnegative,
-                          check_positive_int, check_psd, check_square, gram)
+from .._validation import (as_2d, as_finite, as_labels, as_rng, as_vector, check_finite_real, check_nonnegative,
+                           check_positive_int, check_square)
 
 __all__ = [
     "feature_radius",
@@ -34,8 +18,6 @@ __all__ = [
     "PerceptronRun",
     "dual_perceptron",
     "primal_perceptron",
-    "Perceptron",
-    "KernelPerceptron",
 ]
 
 
@@ -243,91 +225,3 @@ def primal_perceptron(X, y, max_epochs: int = 1000, order=None, random_state=Non
     return w, np.array(updates, dtype=int), converged
 
 
-class Perceptron(Classifier):
-    """Primal perceptron ``sgn(<w, x>)`` (no offset, as in the lecture).
-
-    The labels ``y`` may be any two values: ``classes_[0]`` plays -1 and
-    ``classes_[1]`` plays +1 (labels in {-1, +1} keep their meaning).
-
-    Parameters
-    ----------
-    max_epochs : int, default 1000
-    random_state : int, optional
-        Shuffle the examples afresh each epoch.
-
-    Attributes
-    ----------
-    coef_ : array (d,), n_updates_ : int, converged_ : bool, classes_ : array (2,),
-    n_features_in_ : int
-    """
-
-    def __init__(self, max_epochs: int = 1000, random_state=None):
-        self.max_epochs = max_epochs
-        self.random_state = random_state
-
-    def fit(self, X, y) -> "Perceptron":
-        X = check_X(self, X, reset=True)
-        y = encode_binary_labels(self, y, X.shape[0])
-        self.coef_, upd, self.converged_ = primal_perceptron(
-            X, y, self.max_epochs, random_state=self.random_state)
-        self.n_updates_ = len(upd)
-        return self
-
-    def decision_function(self, X) -> np.ndarray:
-        """``<w, x>`` for each row of ``X``: positive for ``classes_[1]``."""
-        check_fitted(self, "coef_")
-        return check_X(self, X, reset=False) @ self.coef_
-
-    def predict(self, X) -> np.ndarray:
-        """``classes_[1]`` where ``<w, x> > 0``, else ``classes_[0]``."""
-        return decode_binary_labels(self, self.decision_function(X) > 0)
-
-
-class KernelPerceptron(Classifier):
-    """The kernel perceptron: the dual perceptron with ``k(x_i, x_j)`` for ``<x_i, x_j>``.
-
-    .. math:: h(x) = \\mathrm{sgn}\\Big(\\sum_i \\alpha_i \\kappa(x_i, x)\\Big)
-
-    Parameters
-    ----------
-    kernel : kernel object, default None
-        None means ``RBF(gamma=1.0)``.
-    max_epochs : int, default 1000
-    random_state : int, optional
-        Shuffle the examples afresh each epoch.
-
-    The labels ``y`` may be any two values: ``classes_[0]`` plays -1 and
-    ``classes_[1]`` plays +1 (labels in {-1, +1} keep their meaning).
-
-    Attributes
-    ----------
-    dual_coef_ : array (m,), X_fit_ : array (m, d), run_ : PerceptronRun, n_updates_ : int,
-    kernel_ : the kernel used, classes_ : array (2,), n_features_in_ : int
-    """
-
-    def __init__(self, kernel=None, max_epochs: int = 1000, random_state=None):
-        self.kernel = kernel
-        self.max_epochs = max_epochs
-        self.random_state = random_state
-
-    def fit(self, X, y, w_star_projections=None) -> "KernelPerceptron":
-        X = check_X(self, X, reset=True)
-        y = encode_binary_labels(self, y, X.shape[0])
-        self.kernel_ = default_kernel(self.kernel, X.shape[1])
-        K = check_psd(gram(self.kernel_, X), "kernel(X, X)")  # before any training
-        self.run_ = dual_perceptron(K, y, self.max_epochs,
-                                    random_state=self.random_state,
-                                    w_star_projections=w_star_projections)
-        self.dual_coef_ = self.run_.alpha
-        self.n_updates_ = self.run_.n_updates
-        self.X_fit_ = X.copy()
-        return self
-
-    def decision_function(self, X) -> np.ndarray:
-        """``sum_i alpha_i k(x_i, x)`` for each row of ``X``: positive for ``classes_[1]``."""
-        check_fitted(self, "dual_coef_")
-        return gram(self.kernel_, check_X(self, X, reset=False), self.X_fit_) @ self.dual_coef_
-
-    def predict(self, X) -> np.ndarray:
-        """``classes_[1]`` where the decision value is ``> 0``, else ``classes_[0]``."""
-        return decode_binary_labels(self, self.decision_function(X) > 0)

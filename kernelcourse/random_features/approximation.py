@@ -1,29 +1,9 @@
-"""Random Fourier features for the RBF kernel, and how close they come (lecture 2.8-2.10).
+"""Random Fourier features as arrays, and how close they come (lecture 2.8-2.10).
 
-Rahimi and Recht ("Random Features for Large-Scale Kernel Machines", NIPS 2007)
-write the RBF kernel as an expected value: with ``w ~ N(0, 2 gamma I)`` and
-``b ~ U[0, 2 pi]`` drawn independently,
-
-    K(x, y) = exp(-gamma ||x - y||^2) = E[2 cos(w.x + b) cos(w.y + b)].
-
-Averaging ``D`` independent draws gives the feature map
-
-    psi(x) = sqrt(2 / D) cos(Omega x + b),
-
-with the ``D`` draws ``w_i`` as the rows of ``Omega`` and the ``b_i`` in ``b``, so
-that ``psi(x).psi(y)`` estimates ``K(x, y)`` without bias. Each term lies in
-``[-2, 2]``, so Hoeffding's inequality bounds the chance of an error of at least
-``a`` by ``2 exp(-D a^2 / 8)``.
-
-The paired variant uses ``D / 2`` frequencies and no offsets,
-``psi(x) = sqrt(2 / D) [cos(Omega x), sin(Omega x)]``; its terms
-``cos(w.(x - y))`` lie in ``[-1, 1]``, its bound is ``2 exp(-D a^2 / 4)`` and its
-variance is never larger at the same width ``D``.
-
-The RBF kernel here is scikit-learn's: ``gamma`` multiplies the squared
-distance (a lecture's ``sigma`` form is ``gamma = 1 / (2 sigma^2)``). Why the
-frequencies are drawn so, for this and other shift-invariant kernels, is Bochner's theorem
-(2.11): :mod:`kernelcourse.bochner`.
+The functions of :mod:`kernelcourse.random_features` (whose docstring states the map and its
+bounds) except the estimator class: the RBF Gram matrix, the feature map of given draws,
+the one-draw and Monte Carlo estimates, the variance and Hoeffding's bounds, and the errors
+met over many draws. None imports scikit-learn.
 """
 from __future__ import annotations
 
@@ -34,14 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from sklearn.base import BaseEstimator, TransformerMixin
-
-from kernelcourse._estimator import check_fitted, check_X
 from kernelcourse._validation import (as_2d, as_counts, as_finite, as_float_dtype, as_real, as_vector, check_positive,
                                       check_positive_int, check_unit_interval)
 
 __all__ = [
-    "RandomFourierFeatures",
     "fourier_features",
     "rbf_gram",
     "single_sample_estimate",
@@ -95,6 +71,16 @@ def _check_width(D, paired: bool) -> int:
     if paired and D % 2:
         raise ValueError(f"the paired [cos, sin] map needs an even n_components; got n_components={D}")
     return D
+
+
+def _draw_frequencies(gamma: float, D: int, paired: bool, d: int, rng: np.random.Generator):
+    """The draws of :class:`RandomFourierFeatures` for ``d`` input features, in its order:
+    ``Omega = sqrt(2 gamma) G`` with ``G`` standard normal of shape ``(D, d)`` (``(D / 2, d)``
+    when paired), then ``b = 2 pi U`` with ``U`` uniform on [0, 1) (None when paired)."""
+    m = D // 2 if paired else D
+    Omega = math.sqrt(2.0 * gamma) * rng.standard_normal((m, d))
+    b = None if paired else 2.0 * math.pi * rng.random(D)
+    return Omega, b
 
 
 def rbf_gram(X, Z=None, gamma: float = 1.0) -> np.ndarray:
@@ -197,92 +183,7 @@ def fourier_features(X, Omega, b=None, dtype=np.float64) -> np.ndarray:
     return _cos_features(X, Omega, b, dtype.type(math.sqrt(2.0 / D)), out, n_threads=1)
 
 
-class RandomFourierFeatures(TransformerMixin, BaseEstimator):
-    """Random Fourier features approximating the RBF kernel ``exp(-gamma ||x - y||^2)``.
-
-    ``fit`` draws ``Omega`` (rows ``w_i ~ N(0, 2 gamma I)``) and ``b``
-    (``b_i ~ U[0, 2 pi]``); ``transform`` returns ``psi(x) = sqrt(2/D) cos(Omega x + b)``
-    for each row, so that ``psi(x).psi(y)`` is an unbiased estimate of ``K(x, y)``.
-    With ``paired=True`` it draws ``D / 2`` frequencies and returns
-    ``sqrt(2/D) [cos(Omega x), sin(Omega x)]``, whose estimate has lower variance.
-
-    Parameters
-    ----------
-    gamma : float, default 1.0
-        Kernel parameter, > 0 (scikit-learn's ``RBFSampler`` uses the same one).
-    n_components : int, default 100
-        The number of features ``D`` (even when ``paired``).
-    random_state : None, int or numpy.random.Generator
-        Seed for the draws: ``Omega = sqrt(2 gamma) G`` and ``b = 2 pi U`` with
-        ``G`` standard normal of shape (D, d) and ``U`` uniform on [0, 1).
-    paired : bool, default False
-        Use the [cos, sin] map instead of the cosine with offsets.
-    dtype : numpy float dtype, default float64
-        Dtype of the features. ``np.float32`` computes the phases and the cosines
-        in single precision: about ten times faster here, with an error near
-        ``1e-6 * |phase|``, far below the Monte Carlo error ``~ 1 / sqrt(D)``.
-        The default keeps float64 so that results match the formula to round-off.
-    n_threads : int or None, default None
-        Threads over blocks of rows in ``transform`` (None: one per core).
-
-    Attributes
-    ----------
-    Omega_ : ndarray of shape (D, d), or (D / 2, d) when paired
-    b_ : ndarray of shape (D,), or None when paired
-    n_features_in_ : int
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.random.default_rng(0).normal(size=(5, 3))
-    >>> rff = RandomFourierFeatures(gamma=0.5, n_components=4000, random_state=0).fit(X)
-    >>> Z = rff.transform(X)
-    >>> bool(np.abs(Z @ Z.T - rbf_gram(X, gamma=0.5)).max() < 0.1)
-    True
-    """
-
-    def __init__(self, gamma=1.0, n_components=100, random_state=None, paired=False,
-                 dtype=np.float64, n_threads=None):
-        self.gamma = gamma
-        self.n_components = n_components
-        self.random_state = random_state
-        self.paired = paired
-        self.dtype = dtype
-        self.n_threads = n_threads
-
-    def fit(self, X, y=None):
-        """Draw ``Omega`` and ``b`` for inputs with as many features as ``X`` has; returns self.
-
-        ``y`` is not used; it is accepted so that the map fits in a ``Pipeline``.
-        """
-        gamma = check_positive(self.gamma, "gamma")
-        D = _check_width(self.n_components, self.paired)
-        as_float_dtype(self.dtype)
-        if self.n_threads is not None:
-            check_positive_int(self.n_threads, "n_threads")
-        X = check_X(self, X, reset=True)
-        rng = _rng(self.random_state)
-        m = D // 2 if self.paired else D
-        G = rng.standard_normal((m, X.shape[1]))
-        self.Omega_ = math.sqrt(2.0 * gamma) * G
-        self.b_ = None if self.paired else 2.0 * math.pi * rng.random(D)
-        return self
-
-    def transform(self, X) -> np.ndarray:
-        """Return ``psi(X)``, of shape (n, D), in ``self.dtype``."""
-        check_fitted(self, "Omega_", how="fit(X)", use="transform")
-        X = check_X(self, X, reset=False)
-        dtype = np.dtype(self.dtype)
-        D = self.n_components
-        n_threads = self.n_threads if self.n_threads is not None else (os.cpu_count() or 1)
-        out = np.empty((X.shape[0], D), dtype=dtype)
-        return _cos_features(X, self.Omega_, self.b_, dtype.type(math.sqrt(2.0 / D)), out, n_threads)
-
-    def fit_transform(self, X, y=None) -> np.ndarray:
-        return self.fit(X).transform(X)
-
-
-# ----------------------------------------------------------------------------- the estimator
+# ----------------------------------------------------------------------------- one draw, and many
 
 def single_sample_estimate(x, y, w, b) -> np.ndarray:
     """The one-draw estimate ``2 cos(w.x + b) cos(w.y + b)`` of ``K(x, y)``.
@@ -448,7 +349,9 @@ def max_error_over_points(X, gamma, n_components_list, paired=False, random_stat
     rng = _rng(random_state)
     out = []
     for D in n_components_list:
-        Z = RandomFourierFeatures(gamma, D, rng, paired=paired, n_threads=1).fit_transform(X)
+        D = _check_width(D, paired)
+        Omega, b = _draw_frequencies(gamma, D, paired, X.shape[1], rng)   # RandomFourierFeatures' draws
+        Z = _cos_features(X, Omega, b, math.sqrt(2.0 / D), np.empty((X.shape[0], D)), n_threads=1)
         out.append(float(np.abs(K - Z @ Z.T).max()))
     return np.array(out)
 

@@ -1,39 +1,6 @@
-"""Kernel SGD in the dual and the six ways to learn with a kernel (lecture 2.1-2.7, 2.10).
-
-SGD on ``f(w) = (1/n) sum_i loss(w . phi(x_i); y_i)`` from ``w_0 = 0`` samples an
-index ``i_t`` and steps
-
-    w_{t+1} = w_t - alpha * loss'(w_t . phi(x_{i_t}); y_{i_t}) * phi(x_{i_t}).
-
-Every ``w_t`` stays in the span of the ``phi(x_i)``: ``w_t = sum_i u_i phi(x_i)``,
-and the same step changes only the sampled coordinate of ``u``,
-
-    u_{i_t} <- u_{i_t} - alpha * loss'(sum_j K(x_{i_t}, x_j) u_j; y_{i_t}),
-
-with ``K(x, z) = phi(x) . phi(z)``. The lecture's four exact ways to run this
-differ only in what they compute when, and given the same sampled indices they
-train the same model:
-
-===================  ========================================  ==================  ============
-``way``              what it does                              computation         memory
-===================  ========================================  ==================  ============
-``features``         phi(x_i) on the fly, SGD on w             d D T               D
-``cached_features``  all phi(x_i) first, SGD on w              n d D + D T         n D
-``kernel``           K(x_i, x_j) on the fly, SGD on u          n d T               n
-``gram``             the Gram matrix G first, SGD on u         n^2 d + n T         n^2
-``rff``              random features psi(x_i) on the fly       d D + d D T         d D + D
-``rff_cached``       all psi(x_i) first                        n d D + D T         n D + d D
-===================  ========================================  ==================  ============
-
-(memory on top of the training set, ``n d``). The last two learn with the random
-Fourier features of :mod:`kernelcourse.random_features`, an approximation of the
-RBF kernel, so they train a nearby model rather than the same one. The table's
-costs, their measurement and the lecture's timed demo are in :mod:`kernelcourse.cost_model`.
-
-Losses, with ``z = w . phi(x)`` and labels ``y``:
-
-* ``'logistic'``: ``loss(z; y) = log(1 + exp(-y z))``, ``loss' = -y / (1 + exp(y z))`` (labels +-1);
-* ``'squared'``: ``loss(z; y) = (z - y)^2 / 2``, ``loss' = z - y``.
+"""The six ways to learn with a kernel by SGD, on arrays (lecture 2.1-2.7, 2.10): the losses'
+derivatives, the sampled indices, the dual step, and one function per way, as
+:mod:`kernelcourse.sgd`'s docstring states them. None imports scikit-learn.
 """
 from __future__ import annotations
 
@@ -43,17 +10,15 @@ import operator
 
 import numpy as np
 
-from kernelcourse._estimator import (ClassifierOrRegressor, as_real_targets, check_fitted, check_X,
-                                     decode_binary_labels, default_kernel, encode_binary_labels)
-from kernelcourse._validation import (as_2d, as_finite, as_labels, check_callable,
-                                      check_finite_real, check_positive, check_positive_int, check_square)
-from kernelcourse.kernels import RBF, Kernel, as_kernel
-from kernelcourse.random_features import RandomFourierFeatures, _rng
+from .._validation import (as_2d, as_finite, as_labels, check_callable, check_finite_real, check_positive,
+                           check_positive_int, check_square)
+from ..kernels import RBF, as_kernel
+from ..random_features.approximation import _rng
 
 __all__ = [
     "WAYS", "EXACT_WAYS", "logistic_derivative", "squared_derivative", "sample_indices",
     "dual_sgd_step", "sgd_gram", "sgd_kernel_on_the_fly", "sgd_features_on_the_fly",
-    "sgd_cached_features", "KernelSGD",
+    "sgd_cached_features",
 ]
 
 #: the six ways, in the lecture's order
@@ -63,7 +28,6 @@ EXACT_WAYS = WAYS[:4]
 
 #: SGD steps taken together by the ways on u (see _dual_sgd)
 _BLOCK = 16
-
 
 
 # ----------------------------------------------------------------------------- losses
@@ -289,125 +253,3 @@ def _rff_row_function(X, rff):
 
 # ----------------------------------------------------------------------------- the estimator
 
-class KernelSGD(ClassifierOrRegressor):
-    """Kernel logistic (or least-squares) regression trained by SGD, in one of the six ways.
-
-    Minimises ``(1/n) sum_i loss(w . phi(x_i); y_i)`` by ``n_iter`` SGD steps of
-    size ``alpha`` from ``w = 0``, with ``w = sum_i u_i phi(x_i)``. The prediction
-    is ``f(x) = sum_i u_i K(x, x_i)`` (= ``w . phi(x)`` for the ways on ``w``).
-
-    Parameters
-    ----------
-    kernel : Kernel, default RBF(gamma=1.0)
-        A :mod:`kernelcourse.kernels` object. The ways ``'features'`` and
-        ``'cached_features'`` need a finite ``kernel.features``; ``'rff'`` and
-        ``'rff_cached'`` need an RBF kernel.
-    way : one of WAYS, default 'gram'
-    loss : {'logistic', 'squared'}, default 'logistic'
-    alpha : float, default 0.1
-        Constant step size.
-    n_iter : int or None, default None
-        Number of steps ``T``; None means ``20 n`` as in the lecture's demo.
-    n_components : int, default 100
-        ``D`` for the random-feature ways.
-    random_state : None, int or Generator
-        Seeds the sampled indices, then the random features.
-
-    With the logistic loss it is a classifier whose labels ``y`` may be any two
-    values (``classes_[0]`` plays -1, ``classes_[1]`` plays +1); with the squared
-    loss it is a regressor.
-
-    Attributes
-    ----------
-    dual_coef_ : ndarray of shape (n,)
-        ``u``.
-    coef_ : ndarray of shape (D,) or None
-        ``w``, for the ways that run SGD on ``w``.
-    X_fit_ : ndarray of shape (n, d)
-    indices_ : ndarray of shape (T,)
-        The sampled indices.
-    random_features_ : RandomFourierFeatures or None
-    kernel_, n_features_in_ : the kernel used, ``d``
-    classes_ : the two labels (logistic loss only)
-    """
-
-    def __init__(self, kernel=None, way="gram", loss="logistic", alpha=0.1, n_iter=None,
-                 n_components=100, random_state=None):
-        self.kernel = kernel
-        self.way = way
-        self.loss = loss
-        self.alpha = alpha
-        self.n_iter = n_iter
-        self.n_components = n_components
-        self.random_state = random_state
-
-    def _check_params(self, n_features):
-        if self.way not in WAYS:
-            raise ValueError(f"way must be one of {WAYS}; got way={self.way!r}")
-        _loss(self.loss)
-        check_positive(self.alpha, "alpha")
-        check_positive_int(self.n_components, "n_components")
-        kernel = default_kernel(self.kernel, n_features)
-        if not isinstance(kernel, Kernel):
-            raise TypeError(f"kernel must be a kernelcourse.kernels.Kernel; got {type(kernel).__name__}")
-        if self.way in ("rff", "rff_cached") and not isinstance(kernel, RBF):
-            raise ValueError(f"way={self.way!r} approximates an RBF kernel; got kernel={kernel!r}")
-        if self.way in ("features", "cached_features"):
-            try:
-                kernel.feature_dim(1)
-            except NotImplementedError:
-                raise ValueError(
-                    f"way={self.way!r} needs a finite feature map, and {kernel!r} has none; "
-                    "use way='kernel' or 'gram', or the approximate 'rff' / 'rff_cached'") from None
-        return kernel
-
-    def fit(self, X, y, indices=None):
-        """Run the SGD steps; ``indices`` (the sampled ``i_t``) overrides ``n_iter`` and the seed."""
-        X = check_X(self, X, reset=True)
-        kernel = self._check_params(X.shape[1])
-        if self.loss == "logistic":
-            y = encode_binary_labels(self, y, X.shape[0])
-        else:
-            y = as_real_targets(self, y, X.shape[0])
-        rng = _rng(self.random_state)
-        if indices is None:
-            T = 20 * X.shape[0] if self.n_iter is None else check_positive_int(self.n_iter, "n_iter")
-            indices = rng.integers(0, X.shape[0], size=T)
-        self.indices_ = np.asarray(indices)
-        self.X_fit_, self.kernel_ = X.copy(), kernel
-        self.coef_, self.random_features_ = None, None
-        way, args = self.way, (self.indices_, self.alpha, self.loss)
-        if way == "gram":
-            self.dual_coef_ = sgd_gram(kernel(X), y, *args)
-        elif way == "kernel":
-            self.dual_coef_ = sgd_kernel_on_the_fly(X, y, kernel, *args)
-        elif way == "features":
-            self.coef_, self.dual_coef_ = sgd_features_on_the_fly(X, y, kernel.features, *args)
-        elif way == "cached_features":
-            self.coef_, self.dual_coef_ = sgd_cached_features(kernel.features(X), y, *args)
-        else:
-            rff = RandomFourierFeatures(kernel.gamma, self.n_components, rng).fit(X)
-            self.random_features_ = rff
-            if way == "rff":
-                self.coef_, self.dual_coef_ = _primal_sgd(
-                    _rff_row_function(X, rff), X.shape[0], y.tolist(), self.indices_,
-                    check_positive(self.alpha, "alpha"), _loss(self.loss), rff.n_components)
-            else:
-                self.coef_, self.dual_coef_ = sgd_cached_features(rff.transform(X), y, *args)
-        return self
-
-    def decision_function(self, X) -> np.ndarray:
-        """``f(x) = w . phi(x)``, computed as ``sum_i u_i K(x, x_i)`` or from the features."""
-        check_fitted(self, "dual_coef_")
-        X = check_X(self, X, reset=False)
-        if self.random_features_ is not None:
-            return self.random_features_.transform(X) @ self.coef_
-        if self.coef_ is not None:
-            return self.kernel_.features(X) @ self.coef_
-        return self.kernel_(X, self.X_fit_) @ self.dual_coef_
-
-    def predict(self, X) -> np.ndarray:
-        """Labels ``sign f(x)`` for the logistic loss (``classes_[1]``, i.e. +1, where
-        ``f(x) >= 0``), ``f(x)`` for the squared loss."""
-        f = self.decision_function(X)
-        return decode_binary_labels(self, f >= 0) if self.loss == "logistic" else f

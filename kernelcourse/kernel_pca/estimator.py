@@ -1,23 +1,7 @@
-"""Kernel principal component analysis (lecture 6.4).
+"""Kernel PCA as an estimator in scikit-learn's manner (lecture 6.4).
 
-Schoelkopf, Smola and Mueller ("Nonlinear component analysis as a kernel
-eigenvalue problem", Neural Computation 1998) run PCA on the features
-``phi(x_i)`` while seeing them only through the kernel. After centring the
-features on their training mean (lecture 3.7, :class:`kernelcourse.feature_space.GramCenterer`),
-the centred Gram matrix ``K_c = U diag(lambda) U^T`` holds everything:
-
-* a principal direction is ``v_k = sum_i alpha_ik phi_c(x_i)`` with
-  ``alpha_k = u_k / sqrt(lambda_k)``, so that ``||v_k|| = 1``;
-* the training points project to ``<v_k, phi_c(x_i)> = sqrt(lambda_k) u_ik``;
-* a new point ``x`` projects to ``sum_i alpha_ik k_c(x, x_i)``, where its kernel
-  row is centred with the *training* statistics (the lecture 3 rule: the
-  centre is ``phi_S`` of the training sample, whatever point is centred);
-* the variance along ``v_k`` is ``lambda_k / n``, and the share of the total
-  variance ``lambda_k / trace(K_c)``.
-
-With the linear kernel this is PCA of ``X``; with a polynomial kernel, PCA of
-its explicit features. Eigenvectors have a sign of their choosing: each is
-turned so that its entry of largest magnitude is positive.
+Its base classes import scikit-learn, so :mod:`kernelcourse.kernel_pca` loads this module only
+when :class:`KernelPCA` is first asked for (PEP 562).
 """
 from __future__ import annotations
 
@@ -25,34 +9,12 @@ import numpy as np
 from scipy import linalg
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from kernelcourse._estimator import check_fitted, check_X, default_kernel
-from kernelcourse._validation import as_2d, check_positive_int, gram
-from kernelcourse.feature_space import GramCenterer
+from .._estimator import check_fitted, check_X, default_kernel
+from .._validation import check_positive_int, gram
+from ..feature_space import GramCenterer
+from .spectrum import EIG_TOL, fix_signs
 
-__all__ = ["KernelPCA", "explained_variance_ratio", "fix_signs"]
-
-#: eigenvalues below EIG_TOL * (largest) are zero: their directions carry no variance
-EIG_TOL = 1e-12
-
-
-def fix_signs(U) -> np.ndarray:
-    """Flip each column of ``U`` so that its entry of largest magnitude is positive."""
-    U = np.array(as_2d(U, "U"))
-    top = np.argmax(np.abs(U), axis=0)
-    signs = np.sign(U[top, np.arange(U.shape[1])])
-    signs[signs == 0] = 1.0
-    return U * signs
-
-
-def explained_variance_ratio(K) -> np.ndarray:
-    """All eigenvalues of the centred ``K`` over their sum ``trace(K_c)``, largest first."""
-    Kc = GramCenterer().fit_transform(K)
-    s = np.linalg.eigvalsh((Kc + Kc.T) / 2.0)[::-1]
-    s = np.where(s > EIG_TOL * max(s[0], 0.0), s, 0.0)
-    total = s.sum()
-    if not total > 0:
-        raise ValueError("the centred Gram matrix is zero: all points coincide in feature space")
-    return s / total
+__all__ = ["KernelPCA"]
 
 
 def _leading_eigenpairs(Kc, k):

@@ -1,0 +1,56 @@
+"""Names a package hands out when they are first asked for (PEP 562).
+
+The estimator classes subclass scikit-learn's ``BaseEstimator``, and importing scikit-learn
+takes seconds on a cold start, which a notebook's first ``check()`` (issue 40) and the
+functions of a lecture never need. A package keeps such names out of its ``__init__``: its
+``_LAZY`` table maps each name to the submodule (relative to the package) that defines it, and
+the package's ``__getattr__``, made here, imports that submodule when the name is first asked
+for. The grader reads the same table (``kernelcourse.grading.model.loaded``) to know which
+module an answer would load by reaching the name.
+
+The package also writes the same imports under ``if TYPE_CHECKING:``, a block that never runs:
+type checkers read the names there, and the import-graph test (``tests/test_imports.py``)
+reads the edges to the lazy submodules, so a circle through them cannot hide. A test checks
+that the block and the table name the same objects.
+
+Usage, in a package's ``__init__``::
+
+    from typing import TYPE_CHECKING
+
+    from .._lazy import lazy_attributes
+
+    if TYPE_CHECKING:
+        from .estimator import MAPRegression
+
+    _LAZY = {"MAPRegression": "estimator"}
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+__all__ = ["lazy_attributes"]
+
+
+def lazy_attributes(package: str, table: dict[str, str], public=()) -> tuple:
+    """``(__getattr__, __dir__)`` for the module ``package``.
+
+    ``table`` maps a name to the submodule of ``package`` that defines it; the first time the
+    name is asked for, ``__getattr__`` imports that submodule and keeps the object in the
+    package's namespace. ``__dir__`` lists the package's names, ``public`` and the table's.
+    """
+    def __getattr__(name: str):
+        home = table.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{home}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(vars(sys.modules[package])) | set(public) | set(table))
+
+    __getattr__.__doc__ = (f"A name of {package}'s ``_LAZY`` table, imported from its submodule "
+                           f"when first asked for (PEP 562).")
+    return __getattr__, __dir__
