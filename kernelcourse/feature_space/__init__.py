@@ -27,27 +27,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
+from . import geometry
 from .geometry import (center_gram, center_kernel_rows, centre_of_mass_offset, centre_of_mass_scores,
                        centre_of_mass_weight, feature_distance, mean_norm, mean_squared_distance_to_mean,
                        normalize_gram, normalize_kernel_rows, squared_distances_to_mean, weight_norm_squared)
-
-__all__ = [
-    "weight_norm_squared",
-    "feature_distance",
-    "normalize_gram",
-    "normalize_kernel_rows",
-    "mean_norm",
-    "mean_squared_distance_to_mean",
-    "center_gram",
-    "center_kernel_rows",
-    "GramCenterer",
-    "centre_of_mass_offset",
-    "centre_of_mass_scores",
-    "centre_of_mass_weight",
-    "CentreOfMassClassifier",
-    "squared_distances_to_mean",
-    "NoveltyBall",
-]
 
 if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
     from .estimators import CentreOfMassClassifier, GramCenterer, NoveltyBall
@@ -55,5 +38,8 @@ if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_impo
 #: the names defined in a submodule loaded when first asked for (name -> submodule): they
 #: import scikit-learn (their base classes)
 _LAZY = dict.fromkeys(("GramCenterer", "CentreOfMassClassifier", "NoveltyBall"), "estimators")
+
+#: the package's names: its geometry module's, and the lazy ones
+__all__ = [*geometry.__all__, *_LAZY]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)

@@ -37,25 +37,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._lazy import lazy_attributes
+from . import approximation
 from .approximation import (approximation_errors, error_frequency, features_needed, fourier_features,
                             hoeffding_bound, max_error_over_points, monte_carlo_kernel, rbf_gram, rff_variance,
                             single_sample_estimate, union_bound, union_error_level)
-
-__all__ = [
-    "RandomFourierFeatures",
-    "fourier_features",
-    "rbf_gram",
-    "single_sample_estimate",
-    "monte_carlo_kernel",
-    "rff_variance",
-    "hoeffding_bound",
-    "features_needed",
-    "approximation_errors",
-    "error_frequency",
-    "max_error_over_points",
-    "union_bound",
-    "union_error_level",
-]
 
 if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_imports.py
     from .estimator import RandomFourierFeatures
@@ -63,5 +48,8 @@ if TYPE_CHECKING:  # never runs: the edges for type checkers and tests/test_impo
 #: the names defined in a submodule loaded when first asked for (name -> submodule): it
 #: imports scikit-learn (its base classes)
 _LAZY = {"RandomFourierFeatures": "estimator"}
+
+#: the package's names: its approximation module's, and the lazy ones
+__all__ = [*approximation.__all__, *_LAZY]
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY, __all__)
