@@ -262,11 +262,13 @@ def _written_inputs(question: Question, case: Case) -> str:
     return ", ".join(f"{name}={text}" for name, text in written)
 
 
-def _inputs_text(question: Question, case: Case, number: int) -> str:
+def _inputs_text(question: Question, case: Case, number: int, written: str | None = None) -> str:
     """The inputs of case ``number`` (1-based) in full, when short, and the call that prints
     them (a drawn case's from the latest check in this process; no seed is ever written: a
-    student reads it); '' when the label already states them all."""
-    inputs = _written_inputs(question, case)
+    student reads it); '' when the label already states them all. ``written``: the case's
+    :func:`_written_inputs`, when the caller has it already (writing a large case's inputs
+    in full is the costly part)."""
+    inputs = _written_inputs(question, case) if written is None else written
     if not inputs:
         return ""
     call = (f"To see them: case_inputs({question.id!r}, {number}), from kernelcourse.grading"
@@ -395,8 +397,8 @@ def score(question: Question, cases: list[Case], outcomes: list[dict], uses=(),
     if shown is not None:
         case = cases[shown]
         detail = f"On {_case_name(case, shown + 1)}: {failures[shown]}"
-        inputs = _inputs_text(question, case, shown + 1)
-        full = _written_inputs(question, case)
+        full = _written_inputs(question, case)  # written once, for the line and the pages
+        inputs = _inputs_text(question, case, shown + 1, full)
         failure = {"case": _case_name(case, shown + 1),
                    "call": f"case_inputs({question.id!r}, {shown + 1})",
                    **parts.get(shown, {"what": failures[shown]})}
