@@ -152,6 +152,25 @@ def _cases_of(q, seed: int) -> tuple[list, list]:
     return found[1], found[2]
 
 
+# (question id, id(question)) -> (question, number of modules loaded, its shortcut objects):
+# what an answer to the question may not use, found once per run, not once per answer (the
+# grader's own functions are looked for among every module loaded: found again whenever a
+# module has been loaded since)
+_SHORTCUTS: dict = {}
+
+
+def _shortcuts_of(q) -> dict:
+    """``q.shortcut_objects()``, kept while no module has been loaded since it was made."""
+    key = (q.id, id(q))
+    found = _SHORTCUTS.get(key)
+    if found is None or found[0] is not q or found[1] != len(sys.modules):
+        if len(_SHORTCUTS) > 256:
+            _SHORTCUTS.clear()
+        objects = q.shortcut_objects()
+        found = _SHORTCUTS[key] = (q, len(sys.modules), objects)
+    return found[2]
+
+
 def grade_notebook(path: Path, *, selection=None, seed=DEFAULTS["seed"],
                    secret=DEFAULTS["secret"], draw=DEFAULTS["draw"],
                    question_timeout=DEFAULTS["question_timeout"],
@@ -271,7 +290,7 @@ def _grade_question(row, q, answers, pool, start, *, draws, question_timeout,
         cases, sent = _cases_of(q, draws.of(q.id))
         fixed = sum(bool(getattr(c, "fixed", False)) for c in cases)
         row.cases[q.id] = {**draws.record(q.id), "fixed": fixed, "drawn": len(cases) - fixed}
-        forbidden = q.shortcut_objects()
+        forbidden = _shortcuts_of(q)
         cell = answers[q.id]
         source = static_source(cell)  # for reading; IPython's transformation runs sealed
         request = {"cell": cell, "function": q.function,
