@@ -300,6 +300,12 @@ def run(args) -> None:
             wall = 1000 * long[0] / (args.copies * ANSWERS_PER_COPY)
             start, per = split(long[0], brief[0], args.copies, args.short)
             cpu_start, cpu_per = split(long[1], brief[1], args.copies, args.short)
+            if per <= 0 or cpu_per <= 0 or start < 0 or cpu_start < 0:
+                print(f"  {key:<9} wall {wall:.1f} ms over {args.copies} copies; no split into "
+                      f"start-up and time per answer: the short class took longer per "
+                      f"submission than the whole one (the machine's load changed between "
+                      f"them: run again on a quiet machine, or with more --copies)")
+                continue
             spread = 1000 * (start + args.class_size * per) / (args.class_size * ANSWERS_PER_COPY)
             cpu_spread = 1000 * (cpu_start + args.class_size * cpu_per) / \
                 (args.class_size * ANSWERS_PER_COPY)
