@@ -301,7 +301,8 @@ def run(args) -> None:
             start, per = split(long[0], brief[0], args.copies, args.short)
             cpu_start, cpu_per = split(long[1], brief[1], args.copies, args.short)
             if per <= 0 or cpu_per <= 0 or start < 0 or cpu_start < 0:
-                print(f"  {key:<9} wall {wall:.1f} ms over {args.copies} copies; no split into "
+                print(f"  {key:<9} wall {wall:.1f} ms over {args.copies} copies"
+                      f"{'' if wall <= TARGET_MS else ' (MISSED)'}; no split into "
                       f"start-up and time per answer: the short class took longer per "
                       f"submission than the whole one (the machine's load changed between "
                       f"them: run again on a quiet machine, or with more --copies)")
