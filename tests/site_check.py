@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from axe_support import axe_version, axe_violations  # noqa: E402
-from browser_support import CHROMIUM_ARGS, find_chromium  # noqa: E402
+from chromium_support import CHROMIUM_ARGS, find_chromium  # noqa: E402
 
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 #: pages shown in a screenshot (page path -> file name) when ``--screenshots`` is given

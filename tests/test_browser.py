@@ -33,8 +33,9 @@ from pathlib import Path
 import pytest
 
 from kernelcourse._execute import KERNEL_ENV
-from browser_support import (INSTALL_HINT, LabBrowser, LabServer, find_chromium,
-                             running_under_ci)
+from browser_support import LabBrowser
+from chromium_support import INSTALL_HINT, find_chromium, running_under_ci
+from lab_server import LabServer
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")

@@ -145,7 +145,7 @@ def _network_cut_command() -> list[str]:
 @pytest.mark.slow
 @pytest.mark.browser
 def test_every_page_offline_in_chromium(site, tmp_path):
-    from browser_support import INSTALL_HINT, find_chromium, running_under_ci
+    from chromium_support import INSTALL_HINT, find_chromium, running_under_ci
 
     if find_chromium() is None:
         if running_under_ci():
@@ -197,7 +197,7 @@ def test_the_contrast_check_still_sees_a_pale_token_among_repeated_ones(tmp_path
     """The site check looks at the first code token of each kind only (the others share its
     colours): a token of a repeated class given a pale colour of its own, and pale text
     outside the code, are still found."""
-    from browser_support import INSTALL_HINT, find_chromium, running_under_ci
+    from chromium_support import INSTALL_HINT, find_chromium, running_under_ci
     from site_check import check_site
 
     if find_chromium() is None:
