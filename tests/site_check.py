@@ -121,6 +121,9 @@ def check_site(html: Path, screenshots: Path | None = None, chromium: str | None
 
             context.route("**/*", route)
             page = context.new_page()
+            # a page loads in seconds; Playwright's default 30 s bound was met under a load of 26
+            # on two cores: the bound is for a page that never loads
+            page.set_default_navigation_timeout(180_000)
             # a request the page makes that fails is a broken site; axe-core's own fetches of
             # the style sheets (its CSSOM preload resolves a sheet's @import against the page,
             # not the sheet) are kept apart: they are not what a reader's browser asks for
