@@ -59,7 +59,8 @@ def test_wl_widget_moves_draw_no_whole_figure_and_show_the_state():
     for control, value in (("round_", 4), ("pair", L.PAIRS[2]), ("round_", 0), ("pair", L.PAIRS[0]),
                            ("round_", 4), ("pair", L.PAIRS[2])):
         w.controls[control].value = value
-        assert w.result["pair"] == w.controls["pair"].value and w.result["round"] == w.controls["round_"].value
+        assert (w.result["pair"], w.result["round"]) == (w.controls["pair"].value,
+                                                         w.controls["round_"].value)
     assert draws == []
     assert_same_as_drawn_anew(w, "planted graphs, round 4, after a move from round 0")
     ax = w.result["figure"].axes[2]

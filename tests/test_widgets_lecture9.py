@@ -5,8 +5,8 @@ import pytest
 from kernelcourse import mean_embeddings as me
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture9 as L
-from widget_checks import (assert_redraw_shows_a_new_picture, assert_same_as_drawn_anew, count_whole_draws,
-                           legibility_problems)
+from widget_checks import (assert_redraw_shows_a_new_picture, assert_same_as_drawn_anew,
+                           count_whole_draws, legibility_problems)
 
 
 def test_two_sample_state_is_the_test_of_the_moved_sample():

@@ -11,8 +11,10 @@ kernel's accuracy and cost against k and m.
   with the normalised (k, m)-mismatch kernel on the package's DNA data against ``k``, for
   m = 0 (the spectrum kernel) and m = 1. Computation: :func:`mismatch_grid`.
 
-Every picture is a function of the controls only: each move redraws the figure from the
-state, and the accuracy grid is computed once per process (``functools.lru_cache``).
+Every picture is a function of the controls only: each pair of graphs has its figure drawn
+whole once, when the widget is built, and a move redraws only what the state changes over it
+(nodes, labels, bars; no axis limit follows a move within a pair); the accuracy grid is
+computed once per process (``functools.lru_cache``).
 """
 from __future__ import annotations
 
@@ -150,7 +152,8 @@ def relabel_wl_state(graphs, state, axes) -> None:
     # upright labels while they fit side by side, turned a quarter when there are many
     ax.set_xticks(x, [str(c) for c in state["kinds"]], fontsize=9,
                   rotation=0 if len(x) <= 10 else 90)
-    ax.set_xlim(-0.6, len(x) - 0.4)
+    pad = 0.05 * (len(x) - 0.2)             # the bars span -0.4 .. len(x) - 0.6
+    ax.set_xlim(-0.4 - pad, len(x) - 0.6 + pad)
     K = state["K"]
     graphs["title"].set_text(f"k(G, G') = {K[0, 1]:.0f}, normalised {state['normalized']:.3f}")
 

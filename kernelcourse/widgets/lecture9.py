@@ -116,8 +116,8 @@ def plot_two_sample_state(state, axes=None, limits=None):
     if axes is None:
         _, axes = new_figure(1, 3, figsize=(8.4, 3.6))
     if limits is None:
-        limits = two_sample_limits(state["X"][:, 0], (state["Y"][:, 0] - state["shift"]) / state["scale"],
-                                   [state["shift"]], [state["scale"]])
+        z = (state["Y"][:, 0] - state["shift"]) / state["scale"]
+        limits = two_sample_limits(state["X"][:, 0], z, [state["shift"]], [state["scale"]])
     ax, ax2, ax3 = axes
     a = {"figure": ax.figure}
     a["hist_x"] = ax.stairs(np.zeros(len(SAMPLE_BINS) - 1), SAMPLE_BINS, color="C0", lw=1.5,
