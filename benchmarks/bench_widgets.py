@@ -12,7 +12,9 @@ figure per move, rendered to PNG with ``bbox_inches="tight"`` (two draws) and di
 code is read from git at ``REFERENCE_COMMIT`` (``kernelcourse/widgets/`` only; the rest of the
 package is today's), so the old path is timed as it was written, not re-imagined. Both ways
 run the same moves, taken in turns widget by widget. Without git (or that commit) only
-today's widgets are timed.
+today's widgets are timed. ``--reference COMMIT`` takes the widgets of another commit as the
+reference (every module of ``kernelcourse/widgets/`` there): a change to the widgets timed
+before and after, move by move, in one run.
 
 ``build`` is the time until the widget is ready to move: for lecture 2's cost widget, which
 measures the ways to learn in worker processes in the background, until those are in.
@@ -91,19 +93,26 @@ def _quiet_display(*objs, **kwargs):
     """Outside a kernel ``display`` would print reprs; the PNG was rendered before this call."""
 
 
-def load_reference():
-    """The widget package as of REFERENCE_COMMIT, importable as REFERENCE_PACKAGE, or None."""
-    files = ["__init__.py"] + [f"lecture{i}.py" for i in range(1, 6)]
+def load_reference(commit=REFERENCE_COMMIT):
+    """The widget package as of ``commit``, importable as REFERENCE_PACKAGE, or None."""
+    try:
+        listing = subprocess.run(
+            ["git", "ls-tree", "--name-only", f"{commit}:kernelcourse/widgets/"], cwd=ROOT,
+            check=True, capture_output=True, text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    files = [name for name in listing if name.endswith(".py")]
     folder = Path(tempfile.mkdtemp(prefix="kc-bench-widgets-")) / REFERENCE_PACKAGE
     folder.mkdir()
     for name in files:
         try:
             source = subprocess.run(
-                ["git", "show", f"{REFERENCE_COMMIT}:kernelcourse/widgets/{name}"], cwd=ROOT,
+                ["git", "show", f"{commit}:kernelcourse/widgets/{name}"], cwd=ROOT,
                 check=True, capture_output=True, text=True).stdout
         except (OSError, subprocess.CalledProcessError):
             return None
-        source = (source.replace("from kernelcourse.widgets import", f"from {REFERENCE_PACKAGE} import")
+        source = (source.replace("from kernelcourse.widgets.", f"from {REFERENCE_PACKAGE}.")
+                  .replace("from kernelcourse.widgets import", f"from {REFERENCE_PACKAGE} import")
                   .replace("from . import", f"from {REFERENCE_PACKAGE} import")
                   .replace("from .._validation import", "from kernelcourse._validation import")
                   .replace("from .. import", "from kernelcourse import"))
@@ -193,6 +202,10 @@ def main():
     parser.add_argument("--cpu", action="store_true",
                         help="time moves by this process's CPU time (a busy machine)")
     parser.add_argument("--no-reference", action="store_true", help="time today's widgets only")
+    parser.add_argument("--reference", default=REFERENCE_COMMIT, metavar="COMMIT",
+                        help="the commit whose widgets are the reference (default: the "
+                             "figure-per-move widgets of issue 10); e.g. the branch's base, to "
+                             "time a change before and after in one run")
     args = parser.parse_args()
     global CLOCK
     if args.cpu:
@@ -201,9 +214,11 @@ def main():
     IPython.display.display = _quiet_display
     import kernelcourse.widgets  # noqa: F401
 
-    reference = None if args.no_reference else load_reference()
+    reference = None if args.no_reference else load_reference(args.reference)
     if reference is None and not args.no_reference:
-        print(f"git or commit {REFERENCE_COMMIT[:10]} unavailable: timing today's widgets only")
+        print(f"git or commit {args.reference[:10]} unavailable: timing today's widgets only")
+    elif reference is not None:
+        print(f"reference: the widgets of {args.reference[:10]}")
     print(f"{'widget':28s} {'moves':>5s} {'build':>7s} {'median':>8s} {'worst':>8s}   "
           f"{'reference median / worst':>26s} {'ratio':>7s}  limits   again (median)")
     failed = []

@@ -7,7 +7,8 @@ import pytest
 from kernelcourse import rkhs
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture5 as L
-from widget_checks import assert_drawn, assert_redraw_shows_a_new_picture
+from widget_checks import (assert_drawn, assert_redraw_shows_a_new_picture, assert_same_as_drawn_anew,
+                           count_whole_draws)
 
 
 # --- plain functions -------------------------------------------------------
@@ -178,3 +179,19 @@ def test_stepper_widget_moves_draw_no_whole_figure():
     assert draws == [] and w.view.renders == 8
     margins = [line for line in w.view.axes.lines if line.get_linestyle() == "--"]
     assert len(margins) == 2 and not any(m.get_visible() for m in margins)   # squared: no margins
+
+
+def test_budget_widget_moves_draw_no_whole_figure():
+    # every run (rule, loss) has its figure drawn whole when the widget is built; a move, to
+    # another run too, only redraws the rings and the title over it
+    w = L.budget_widget(budgets=(5, 40), n=150)
+    draws = count_whole_draws(w)
+    for control, value in (("loss", "squared"), ("budget", 0), ("rule", "smallest"), ("loss", "hinge"),
+                           ("budget", 2)):
+        w.controls[control].value = value
+        rows = L.budget_rows(w.controls["rule"].value, w.controls["loss"].value, (5, 40), 150)
+        assert w.result["rows"] is rows
+        ring = w.result["figure"].axes[1].lines[1]
+        assert list(ring.get_ydata()) == [rows[w.controls["budget"].value]["time_ratio"]]
+    assert draws == [] and w.view.renders == 6
+    assert_same_as_drawn_anew(w, "budget none, smallest, hinge after the squared loss")

@@ -7,7 +7,8 @@ from numpy.testing import assert_allclose
 from kernelcourse import svm
 from kernelcourse.kernels import RBF, Linear
 from kernelcourse.widgets import lecture7 as L
-from widget_checks import assert_drawn, assert_redraw_shows_a_new_picture
+from widget_checks import (assert_drawn, assert_redraw_shows_a_new_picture, assert_same_as_drawn_anew,
+                           count_whole_draws)
 
 
 def test_margin_state_is_the_svm_of_the_module():
@@ -98,3 +99,17 @@ def test_the_picture_depends_on_the_controls_only(build, path):
     fresh = build(**final)
     assert_drawn(moved.view.image.value)
     assert moved.view.image.value == fresh.view.image.value
+
+
+def test_smo_widget_moves_between_runs_draw_no_whole_figure():
+    # a new run (C, the pair rule) redraws the right panel's axes as a layer over the kept
+    # background; after a move from the extremes the picture is that state drawn anew
+    w = L.smo_widget()
+    draws = count_whole_draws(w)
+    for control, value in (("log_C", 1.0), ("step", 124), ("selection", "max_violating"),
+                           ("log_C", -1.0), ("step", 3)):
+        w.controls[control].value = value
+        ax2 = w.result["figure"].axes[1]
+        assert ax2.get_xlim() == (0, max(w.result["n_iter"], 1) + 0.5)
+    assert draws == []
+    assert_same_as_drawn_anew(w, "log10 C = -1, step 3, after log10 C = 1 and the last step")

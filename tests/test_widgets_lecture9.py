@@ -5,7 +5,8 @@ import pytest
 from kernelcourse import mean_embeddings as me
 from kernelcourse.kernels import RBF
 from kernelcourse.widgets import lecture9 as L
-from widget_checks import assert_redraw_shows_a_new_picture, legibility_problems
+from widget_checks import (assert_redraw_shows_a_new_picture, assert_same_as_drawn_anew,
+                           count_whole_draws, legibility_problems)
 
 
 def test_two_sample_state_is_the_test_of_the_moved_sample():
@@ -85,3 +86,47 @@ def test_alt_texts_keep_the_tex_meaning():
     text = figure_alt(L.two_sample_widget())
     assert "mu-hat_X(t) - mu-hat_Y(t)" in text and "log10 MMD^2_b" in text, text
     assert "\\" not in text and not any(w.startswith("_") for w in text.split()), text
+
+
+def test_two_sample_limits_hold_every_point_and_bar_of_every_setting():
+    x, z = L.two_sample_data(100)
+    shifts, scales = np.round(np.arange(-2.0, 2.01, 0.1), 6), np.round(np.arange(0.3, 2.51, 0.1), 6)
+    limits = L.two_sample_limits(x, z, shifts, scales)
+    farthest, tallest = np.max(np.abs(x)), np.histogram(x, L.SAMPLE_BINS, density=True)[0].max()
+    for shift in shifts:                              # the definition: every setting, one by one
+        for scale in scales:
+            y = shift + scale * z
+            farthest = max(farthest, np.max(np.abs(y)))
+            tallest = max(tallest, np.histogram(y, L.SAMPLE_BINS, density=True)[0].max())
+    assert farthest + 0.5 <= limits["reach"] < farthest + 1.0
+    assert 1.2 * tallest < limits["density"] <= 1.25 * tallest + 0.2
+    # the widest setting decides: one draw's limits are narrower
+    one = L.two_sample_limits(x, z, [0.5], [1.0])
+    assert one["reach"] < limits["reach"] and one["density"] < limits["density"]
+
+
+@pytest.mark.slow
+def test_the_null_axis_holds_the_null_of_every_setting():
+    x, z = L.two_sample_data(100)
+    tallest = 0
+    for shift in np.round(np.arange(-2.0, 2.01, 0.1), 6):
+        for scale in np.round(np.arange(0.3, 2.51, 0.1), 6):
+            tallest = max(tallest, L._log_counts(L.two_sample_state(x, z, shift, scale)["null"]).max())
+    assert 1.3 * tallest <= L.NULL_TOP
+
+
+def test_two_sample_widget_after_a_move_from_an_extreme_is_its_state_drawn_anew():
+    # the samples' axes hold every setting: a move from the widest (shift -2, scale 2.5) to
+    # the narrowest changes no limit but the witness's, and draws no whole figure
+    w = L.two_sample_widget()
+    limits = [ax.get_xlim() for ax in w.view.fig.axes], w.view.fig.axes[0].get_ylim()
+    draws = count_whole_draws(w)
+    for control, value in (("shift", -2.0), ("scale", 2.5), ("scale", 0.3), ("shift", 0.0)):
+        w.controls[control].value = value
+        X, Y = w.result["X"][:, 0], w.result["Y"][:, 0]
+        reach = w.view.fig.axes[0].get_xlim()[1]
+        assert np.max(np.abs(np.r_[X, Y])) < reach
+        assert w.view.fig.axes[1].get_ylim()[1] >= np.max(np.abs(w.result["witness"]))
+    assert draws == []
+    assert ([ax.get_xlim() for ax in w.view.fig.axes], w.view.fig.axes[0].get_ylim()) == limits
+    assert_same_as_drawn_anew(w, "shift 0, scale 0.3 after the widest setting")

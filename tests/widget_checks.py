@@ -182,3 +182,35 @@ def _series_without_legend(fig):
             problems.append(f"axes {ax.get_title()!r} shows {len(looks)} kinds of series "
                             f"and no legend")
     return problems
+
+
+def count_whole_draws(widget) -> list:
+    """Make every figure of ``widget.view`` (each scene of :meth:`FigureView.use` too) record
+    its whole-figure draws (``canvas.draw``) in the returned list, from now on."""
+    view = widget.view
+    figures = [view.fig] + [scene["fig"] for scene in view._scenes.values()]
+    draws = []
+    for fig in figures:
+        draw = fig.canvas.draw
+
+        def recorded(*args, _draw=draw, _fig=fig, **kwargs):
+            draws.append(_fig)
+            return _draw(*args, **kwargs)
+
+        fig.canvas.draw = recorded
+    return draws
+
+
+def assert_same_as_drawn_anew(widget, what, pixels=6, level=48):
+    """The picture ``widget`` shows equals, up to anti-aliasing (at most ``pixels`` pixels
+    differ by more than ``level`` of 255 in a channel), its figure drawn anew from scratch."""
+    from PIL import Image
+
+    def rgba(png):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"), dtype=np.int16)
+
+    shown = rgba(widget.view.image.value)
+    drawn = rgba(widget.view.render(full=True, show=False))
+    assert shown.shape == drawn.shape, f"{what}: the pictures differ in size"
+    count = int((np.abs(shown - drawn).max(axis=-1) > level).sum())
+    assert count <= pixels, f"{what}: {count} pixels differ from the picture drawn anew"

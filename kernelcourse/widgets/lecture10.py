@@ -11,8 +11,10 @@ kernel's accuracy and cost against k and m.
   with the normalised (k, m)-mismatch kernel on the package's DNA data against ``k``, for
   m = 0 (the spectrum kernel) and m = 1. Computation: :func:`mismatch_grid`.
 
-Every picture is a function of the controls only: each move redraws the figure from the
-state, and the accuracy grid is computed once per process (``functools.lru_cache``).
+Every picture is a function of the controls only: each pair of graphs has its figure drawn
+whole once, when the widget is built, and a move redraws only what the state changes over it
+(nodes, labels, bars; no axis limit follows a move within a pair); the accuracy grid is
+computed once per process (``functools.lru_cache``).
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ from kernelcourse.structured import (Graph, cycle_graph, mismatch_kernel, mismat
 from kernelcourse.structured.datasets import dna_motif_sequences, planted_graphs
 from kernelcourse.widgets import FigureView, interactive_figure
 
-__all__ = ["PAIRS", "graph_pair", "circle_layout", "wl_state", "plot_wl_state", "relabel_wl_state",
+__all__ = ["PAIRS", "graph_pair", "circle_layout", "wl_state", "wl_count_top", "plot_wl_state",
+           "relabel_wl_state",
            "wl_relabel_widget",
            "mismatch_grid", "plot_mismatch_state", "mark_mismatch_state", "mismatch_cost_widget"]
 
@@ -72,21 +75,40 @@ def wl_state(pair: str, round_: int) -> dict:
             "counts": counts, "K": k, "normalized": k[0, 1] / np.sqrt(k[0, 0] * k[1, 1])}
 
 
-def plot_wl_state(state, axes) -> dict:
+#: the last round of the relabelling widget
+ROUNDS = 4
+
+
+@functools.lru_cache(maxsize=None)
+def wl_count_top(pair: str) -> int:
+    """The largest number of nodes sharing a label, in either graph of ``pair``, over the rounds
+    ``0..ROUNDS``: the top of the counts' scale at every round of the pair."""
+    return int(max(wl_state(pair, r)["counts"].max() for r in range(ROUNDS + 1)))
+
+
+def plot_wl_state(state, axes, view=None) -> dict:
     """Draw :func:`wl_state` on three axes: graph 1, graph 2, the label counts.
 
-    Returns the artists that change from round to round of the same pair (each graph's
-    nodes, their label texts and its title), for :func:`relabel_wl_state`.
+    Returns the artists that change from round to round of the pair, for
+    :func:`relabel_wl_state`: each graph's ``nodes``, ``texts`` (their labels) and ``titles``;
+    the counts' ``bars``, the counts axes' ``title``. With a
+    :class:`~kernelcourse.widgets.FigureView` ``view``, these (and the counts' x axis, whose
+    ticks are the round's labels) are its moving artists; what the pair fixes (the edges, the
+    labels of the input, the counts' scale, which holds every round: :func:`wl_count_top`)
+    is its background.
     """
-    nodes, texts, titles = [], [], []
-    for ax, g in zip(axes[:2], state["graphs"]):
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Patch
+
+    graphs = {"nodes": [], "texts": [], "titles": []}
+    for ax, g, name in zip(axes[:2], state["graphs"], ("G", "G'")):
         pos = circle_layout(g)
         for i, j in g.edges():
             ax.plot(*pos[[i, j]].T, color="#555555", lw=1.5, zorder=1)
-        nodes.append(ax.scatter(pos[:, 0], pos[:, 1], s=520, c=["white"] * g.n_nodes,
-                                edgecolors="black", zorder=2))
-        texts.append([ax.text(x, y, "", ha="center", va="center", fontsize=11, zorder=3)
-                      for x, y in pos])
+        graphs["nodes"].append(ax.scatter(pos[:, 0], pos[:, 1], s=520, c=["white"] * g.n_nodes,
+                                          edgecolors="black", zorder=2))
+        graphs["texts"].append([ax.text(x, y, "", ha="center", va="center", fontsize=11, zorder=3)
+                                for x, y in pos])
         for v, (x, y) in enumerate(pos):
             ax.text(1.28 * x, 1.28 * y, str(g.labels[v]), ha="center", va="center", fontsize=9,
                     color="#333333")
@@ -94,15 +116,29 @@ def plot_wl_state(state, axes) -> dict:
         ax.set_ylim(-1.5, 1.5)
         ax.set_aspect("equal")
         ax.axis("off")
-        titles.append(ax.set_title(" ", fontsize=11))
-    graphs = {"nodes": nodes, "texts": texts, "titles": titles}
+        graphs["titles"].append(ax.set_title(" ", fontsize=11))
+    ax = axes[2]
+    # the counts of both graphs side by side: one collection of bars each, reshaped per round
+    graphs["bars"] = [ax.add_collection(PolyCollection([], facecolors=colour, edgecolors="none",
+                                                       linewidths=0), autolim=False)
+                      for colour in ("#4477aa", "#ee6677")]
+    ax.set_xlabel("compressed label")
+    ax.set_ylabel("nodes")
+    # a row above the tallest bar of every round for the legend
+    ax.set_ylim(0, 1.3 * max(1, wl_count_top(state["pair"])))
+    ax.legend(handles=[Patch(facecolor="#4477aa", label="G"), Patch(facecolor="#ee6677", label="G'")],
+              fontsize=9, loc="upper center", ncol=2)
+    graphs["title"] = ax.set_title(" ", fontsize=11)
+    if view is not None:
+        view.animate(*graphs["nodes"], *(t for texts in graphs["texts"] for t in texts),
+                     *graphs["titles"], *graphs["bars"], ax.xaxis, graphs["title"])
     relabel_wl_state(graphs, state, axes)
     return graphs
 
 
 def relabel_wl_state(graphs, state, axes) -> None:
-    """Show round ``state["round"]`` on the graphs :func:`plot_wl_state` drew (same pair):
-    the nodes' colours and labels, and the label counts drawn anew on ``axes[2]``."""
+    """Show round ``state["round"]`` on the graphs drawn (same pair): the nodes' colours and
+    labels, and the label counts (bars, ticks, limits) on ``axes[2]``."""
     colour = {c: _PALETTE[i % len(_PALETTE)] for i, c in enumerate(state["kinds"])}
     for b, (lab, name) in enumerate(zip(state["labels"], ("G", "G'"))):
         graphs["nodes"][b].set_facecolors([colour[c] for c in lab.tolist()])
@@ -110,20 +146,16 @@ def relabel_wl_state(graphs, state, axes) -> None:
             text.set_text(str(c))
         graphs["titles"][b].set_text(f"{name}: labels of round {state['round']}")
     ax = axes[2]
-    ax.clear()
     x = np.arange(len(state["kinds"]))
-    ax.bar(x - 0.2, state["counts"][0], 0.4, label="G", color="#4477aa")
-    ax.bar(x + 0.2, state["counts"][1], 0.4, label="G'", color="#ee6677")
+    for bars, left, counts in zip(graphs["bars"], (x - 0.4, x), state["counts"]):
+        bars.set_verts([[(a, 0), (a + 0.4, 0), (a + 0.4, c), (a, c)] for a, c in zip(left, counts)])
     # upright labels while they fit side by side, turned a quarter when there are many
     ax.set_xticks(x, [str(c) for c in state["kinds"]], fontsize=9,
                   rotation=0 if len(x) <= 10 else 90)
-    ax.set_xlabel("compressed label")
-    ax.set_ylabel("nodes")
-    # a row above the tallest bar for the legend
-    ax.set_ylim(0, 1.3 * max(1, np.max(state["counts"])))
-    ax.legend(fontsize=9, loc="upper center", ncol=2)
+    pad = 0.05 * (len(x) - 0.2)             # the bars span -0.4 .. len(x) - 0.6
+    ax.set_xlim(-0.4 - pad, len(x) - 0.6 + pad)
     K = state["K"]
-    ax.set_title(f"k(G, G') = {K[0, 1]:.0f}, normalised {state['normalized']:.3f}", fontsize=11)
+    graphs["title"].set_text(f"k(G, G') = {K[0, 1]:.0f}, normalised {state['normalized']:.3f}")
 
 
 def wl_relabel_widget(pair=PAIRS[0], round_=1):
@@ -139,26 +171,33 @@ def wl_relabel_widget(pair=PAIRS[0], round_=1):
 
     controls = {
         "pair": W.Dropdown(options=list(PAIRS), value=pair, description="graphs"),
-        "round_": W.IntSlider(value=round_, min=0, max=4, description="round i",
+        "round_": W.IntSlider(value=round_, min=0, max=ROUNDS, description="round i",
                               continuous_update=False),
     }
     view = FigureView(1, 3, figsize=(8.4, 3.2))
-    drawn = {"pair": None, "graphs": None}
+    graphs: dict = {}
 
-    def update(pair, round_):
+    def draw(pair, round_, show=True):
         state = wl_state(pair, round_)
-        if pair != drawn["pair"]:          # new graphs: everything anew
-            view.restart()
-            drawn.update(pair=pair, graphs=plot_wl_state(state, view.axes))
-        else:                              # same graphs: their colours, labels and the counts
-            relabel_wl_state(drawn["graphs"], state, view.axes)
-        view.render(full=True)
-        print(f"k_WL summed over rounds 0..{round_}: k(G, G) = {state['K'][0, 0]:.0f}, "
-              f"k(G', G') = {state['K'][1, 1]:.0f}, k(G, G') = {state['K'][0, 1]:.0f}")
-        state["figure"] = view.fig
+        if view.use(pair):                 # each pair its own figure, drawn whole once
+            graphs[pair] = plot_wl_state(state, view.axes, view)
+        else:                              # its nodes' colours and labels, the counts
+            relabel_wl_state(graphs[pair], state, view.axes)
+        view.render(show=show)
         return state
 
-    return interactive_figure(update, view, controls)
+    def update(pair, round_):
+        state = draw(pair, round_)
+        print(f"k_WL summed over rounds 0..{round_}: k(G, G) = {state['K'][0, 0]:.0f}, "
+              f"k(G', G') = {state['K'][1, 1]:.0f}, k(G, G') = {state['K'][0, 1]:.0f}")
+        return dict(state, figure=view.fig)
+
+    widget = interactive_figure(update, view, controls)
+    for other in PAIRS:                    # the other pairs' figures drawn now, not on a move
+        if other != pair:
+            draw(other, round_, show=False)
+    view.use(pair)
+    return widget
 
 
 # ---------------------------------------------------------------------------

@@ -331,33 +331,33 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
         for lo in rkhs.LOSSES:
             budget_rows(r, lo, tuple(budgets), n)
     view = FigureView(1, 2, figsize=(8.5, 3.2))
-    shown: dict = {}
+    panels = ("score", "time_ratio")
+
+    def draw(budget, rule, loss, show=True):
+        rows = budget_rows(rule, loss, tuple(budgets), n)
+        if view.use((rule, loss)):          # each run its own figure (curves, scales), drawn whole once
+            plot_budget(rows, budget, loss, axes=view.axes)
+            view.animate(view.axes[0].lines[1], view.axes[1].lines[1], view.axes[0].title)
+        row = rows[budget]
+        for ax, key in zip(view.axes, panels):      # the ring around the selected budget
+            ax.lines[1].set_data([row["n_terms"]], [row[key]])
+        view.axes[0].set_title(f"budget {_budget_label(row)}", fontsize=10)
+        view.render(show=show)
+        return rows, row
 
     def update(budget, rule, loss):
-        rows = budget_rows(rule, loss, tuple(budgets), n)
-        axes = view.axes
-        full = shown.get("rows") is not rows          # other curves and scales: a full render
-        if not shown:
-            plot_budget(rows, budget, loss, axes=axes)
-            view.animate(axes[0].lines[1], axes[1].lines[1], axes[0].title)
-        row = rows[budget]
-        panels = ((axes[0], "score"), (axes[1], "time_ratio"))
-        for ax, key in panels:              # the ring first: no point of the state before
-            ax.lines[1].set_data([row["n_terms"]], [row[key]])     # takes part in a rescale
-        if shown and full:                  # the same drawing, moved to the new runs
-            terms = [r["n_terms"] for r in rows]
-            for ax, key in panels:
-                ax.lines[0].set_data(terms, [r[key] for r in rows])
-                ax.relim()
-                ax.autoscale_view()
-            axes[0].set_ylabel("test accuracy" if loss == "hinge" else "test mean squared error")
-        shown["rows"] = rows
-        axes[0].set_title(f"budget {_budget_label(row)}", fontsize=10)
-        view.render(full=full)
+        rows, row = draw(budget, rule, loss)
         print(budget_line(row, rows[-1], loss))
         return {"rows": rows, "row": row, "figure": view.fig}
 
-    return interactive_figure(update, view, controls)
+    widget = interactive_figure(update, view, controls)
+    start = controls["budget"].value, controls["rule"].value, controls["loss"].value
+    for r in rkhs.BUDGET_RULES:                # the other runs' figures drawn now, not on a move
+        for lo in rkhs.LOSSES:
+            if (r, lo) != start[1:]:
+                draw(start[0], r, lo, show=False)
+    view.use(start[1:])
+    return widget
 
 
 # ---------------------------------------------------------------------------

@@ -268,7 +268,7 @@ def plot_smo_state(trace, state, X, y, axes):
     a["now"] = ax2.axvline(0, color="gray", lw=1, label="this step")
     ax2.set_xlabel("SMO step")
     ax2.set_ylabel("objective / the optimal dual objective")
-    ax2.axhline(1.0, color="gray", lw=0.6, ls=":")
+    a["one"] = ax2.axhline(1.0, color="gray", lw=0.6, ls=":")
     a["title2"] = ax2.set_title("", fontsize=9, loc="left")
     cmap = matplotlib.colormaps["coolwarm"]
     marks = [Line2D([], [], ls="none", marker="o", ms=6, mfc=cmap(at), mec="k", mew=0.3, label=name)
@@ -285,7 +285,7 @@ def plot_smo_state(trace, state, X, y, axes):
 
 def update_smo_state(artists, trace, state, X, y):
     """Move the artists to ``state``: the curves of ``trace`` scaled by its last dual value.
-    Returns True when the right panel's limits changed (a new run: the figure is drawn anew)."""
+    Returns True when the right panel's limits changed (a new run: its axes are drawn anew)."""
     s = trace["run"].steps
     t = np.arange(1, len(s["dual"]) + 1)
     top = s["dual"][-1] if len(t) else 1.0
@@ -359,8 +359,13 @@ def smo_widget(step=0, selection="second_order", log_C=0.0, n=24):
             artists.update(plot_smo_state(trace, state, X, y, view.axes))
             view.animate(*(artists[k] for k in ("points", "pair", "boundary", "plus", "minus", "now",
                                                 "title", "title2", "dual", "primal")))
+            # what a run fixes (the right panel's limits: its axes and the line at 1 placed on
+            # them) is a layer over the kept background, drawn anew when the run changes; a
+            # step moves only the artists above it
+            ax2 = artists["ax2"]
+            view.animate(ax2.xaxis, ax2.yaxis, artists["one"], layer=True)
         new_run = update_smo_state(artists, trace, state, X, y)
-        view.render(full=new_run)
+        view.render(layer=new_run)
         print(smo_readout(state, y))
         state["figure"] = view.fig
         state["trace"] = trace

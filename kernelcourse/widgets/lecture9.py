@@ -29,7 +29,8 @@ from kernelcourse.mean_embeddings import (hsic_test, permutation_test_gram, pool
 from kernelcourse.widgets import FigureView, interactive_figure, new_figure
 
 __all__ = [
-    "two_sample_data", "two_sample_state", "plot_two_sample_state", "update_two_sample_state",
+    "two_sample_data", "two_sample_state", "two_sample_limits", "plot_two_sample_state",
+    "update_two_sample_state",
     "two_sample_widget",
     "power_curve", "plot_power_state", "update_power_state", "bandwidth_power_widget",
     "independence_data", "independence_curve", "plot_independence_state",
@@ -43,6 +44,9 @@ GRID = np.linspace(-9.0, 9.0, 361)
 #: histogram bins of the samples, and of the permutation null (log10 of MMD^2)
 SAMPLE_BINS = np.linspace(-9.0, 9.0, 73)
 NULL_BINS = np.linspace(-4.0, 0.5, 46)
+#: the top of the null's count axis: the tallest bin of the null of :func:`two_sample_widget`
+#: over every setting of its sliders holds 43 of the 200 permutations (tests check it)
+NULL_TOP = 60
 
 
 # ---------------------------------------------------------------------------
@@ -81,30 +85,53 @@ def _log_counts(values):
     return np.histogram(np.log10(np.maximum(values, 10.0 ** NULL_BINS[0])), bins=NULL_BINS)[0]
 
 
-def plot_two_sample_state(state, axes=None):
+def two_sample_limits(x, z, shifts, scales):
+    """The samples' panel's limits at every setting of the sliders: ``reach`` (the x axis is
+    ``[-reach, reach]``, every point of ``X = x`` and of ``Y = shift + scale z`` inside it) and
+    ``density`` (the top of the y axis, above the tallest histogram bar), each the widest over
+    ``shifts`` x ``scales`` (the sliders' values), so that no move changes them.
+    """
+    x, z = np.asarray(x, dtype=float), np.asarray(z, dtype=float)
+    shifts, scales = np.asarray(shifts, dtype=float), np.asarray(scales, dtype=float)
+    far = max(float(np.max(np.abs(x))),
+              float(np.max(np.abs(shifts[:, None, None] + scales[None, :, None] * z))))
+    peak = np.histogram(x, SAMPLE_BINS, density=True)[0].max()
+    for shift in shifts:
+        for scale in scales:
+            peak = max(peak, np.histogram(shift + scale * z, SAMPLE_BINS, density=True)[0].max())
+    # half a unit beyond the farthest point, and a fifth above the tallest bar (the legend's row)
+    return {"reach": float(np.ceil(2 * far + 1) / 2), "density": float(np.ceil(6.25 * peak) / 5)}
+
+
+def plot_two_sample_state(state, axes=None, limits=None):
     """Three panels: the samples, the witness, the permutation null with the statistic.
 
     Returns the dict of artists :func:`update_two_sample_state` moves (``hist_x``, ``hist_y``,
-    ``witness``, ``null``, ``statistic``, ``title``) and ``figure``. The axes follow the data
-    in coarse steps (:func:`_snap`): a function of the sliders' values, close to what is drawn,
-    and unchanged by small moves.
+    ``witness``, ``null``, ``statistic``, ``title``) and ``figure``. The x axes of the samples
+    and the witness and the samples' y axis are fixed by ``limits`` (:func:`two_sample_limits`
+    over the sliders' ranges; by default those of this state alone), the null's count axis by
+    :data:`NULL_TOP`; the witness's y axis follows its values in coarse steps (:func:`_snap`): a
+    function of the sliders' values, close to what is drawn, and unchanged by small moves.
     """
     if axes is None:
         _, axes = new_figure(1, 3, figsize=(8.4, 3.6))
+    if limits is None:
+        z = (state["Y"][:, 0] - state["shift"]) / state["scale"]
+        limits = two_sample_limits(state["X"][:, 0], z, [state["shift"]], [state["scale"]])
     ax, ax2, ax3 = axes
     a = {"figure": ax.figure}
     a["hist_x"] = ax.stairs(np.zeros(len(SAMPLE_BINS) - 1), SAMPLE_BINS, color="C0", lw=1.5,
                             label="X (fixed)")
     a["hist_y"] = ax.stairs(np.zeros(len(SAMPLE_BINS) - 1), SAMPLE_BINS, color="C3", lw=1.5,
                             label="Y (moved)")
-    ax.set_xlim(GRID[0], GRID[-1])
-    ax.set_ylim(0.0, 1.6)
+    ax.set_xlim(-limits["reach"], limits["reach"])
+    ax.set_ylim(0.0, limits["density"])
     ax.set_xlabel("x")
     ax.set_ylabel("density (histogram)")
     ax.legend(fontsize=9, loc="upper left")
     ax2.axhline(0.0, color="0.6", lw=0.8, label="zero")
     a["witness"], = ax2.plot(GRID, np.zeros_like(GRID), color="C2", lw=2, label="witness")
-    ax2.set_xlim(GRID[0], GRID[-1])
+    ax2.set_xlim(-limits["reach"], limits["reach"])
     ax2.set_ylim(-1.0, 1.0)
     # above the axes: the witness's bump moves with the shift, to wherever a legend inside sits
     ax2.legend(fontsize=9, loc="lower left", bbox_to_anchor=(0.0, 1.02), ncol=2, borderaxespad=0.0)
@@ -114,7 +141,7 @@ def plot_two_sample_state(state, axes=None):
                            label="permuted labels")
     a["statistic"] = ax3.axvline(0.0, color="C3", lw=2, label="observed")
     ax3.set_xlim(NULL_BINS[0], NULL_BINS[-1])
-    ax3.set_ylim(0, 120)
+    ax3.set_ylim(0, NULL_TOP)
     ax3.set_xlabel(r"$\log_{10}$ MMD$^2_b$")
     ax3.set_ylabel("permutations")
     ax3.legend(fontsize=9, loc="upper left")
@@ -129,8 +156,8 @@ def _snap(value, steps):
 
 
 def update_two_sample_state(artists, state):
-    """Move the artists of :func:`plot_two_sample_state` to ``state`` (in place), and the axes'
-    limits to the data, in coarse steps."""
+    """Move the artists of :func:`plot_two_sample_state` to ``state`` (in place), and the y
+    limits of the witness to its values, in coarse steps."""
     hx = np.histogram(state["X"][:, 0], SAMPLE_BINS, density=True)[0]
     hy = np.histogram(state["Y"][:, 0], SAMPLE_BINS, density=True)[0]
     artists["hist_x"].set_data(hx)
@@ -138,14 +165,8 @@ def update_two_sample_state(artists, state):
     artists["witness"].set_ydata(state["witness"])
     counts = _log_counts(state["null"])
     artists["null"].set_data(counts)
-    ax, ax2, ax3 = artists["hist_x"].axes, artists["witness"].axes, artists["null"].axes
-    reach = _snap(float(np.max(np.abs(np.r_[state["X"][:, 0], state["Y"][:, 0]]))) + 0.5, (3.0, 4.5, 6.0, 9.0))
-    ax.set_xlim(-reach, reach)
-    ax2.set_xlim(-reach, reach)
-    ax.set_ylim(0.0, _snap(1.25 * max(hx.max(), hy.max()), (0.6, 1.0, 1.6)))
     w = _snap(1.3 * float(np.max(np.abs(state["witness"]))), (0.1, 0.2, 0.4, 0.7, 1.0))
-    ax2.set_ylim(-w, w)
-    ax3.set_ylim(0, _snap(1.3 * float(counts.max()), (40, 80, 120, 200)))
+    artists["witness"].axes.set_ylim(-w, w)
     s = np.log10(max(state["statistic"], 10.0 ** NULL_BINS[0]))
     artists["statistic"].set_xdata([s, s])
     artists["title"].set_text(
@@ -170,25 +191,31 @@ def two_sample_widget(shift=0.5, scale=1.0, n=100):
     import ipywidgets as W
 
     x, z = two_sample_data(n)
+    shifts, scales = np.round(np.arange(-2.0, 2.01, 0.1), 6), np.round(np.arange(0.3, 2.51, 0.1), 6)
     controls = {
-        "shift": W.FloatSlider(value=shift, min=-2.0, max=2.0, step=0.1, description="shift of Y",
-                               continuous_update=False, style=_WIDE),
-        "scale": W.FloatSlider(value=scale, min=0.3, max=2.5, step=0.1, description="scale of Y",
-                               continuous_update=False, style=_WIDE),
+        "shift": W.FloatSlider(value=shift, min=shifts[0], max=shifts[-1], step=0.1,
+                               description="shift of Y", continuous_update=False, style=_WIDE),
+        "scale": W.FloatSlider(value=scale, min=scales[0], max=scales[-1], step=0.1,
+                               description="scale of Y", continuous_update=False, style=_WIDE),
     }
+    # the samples' panel holds every setting of the sliders: no move changes its limits
+    limits = two_sample_limits(x, z, shifts, scales)
     view = FigureView(1, 3, figsize=(8.4, 3.6))
     artists = {}
 
     def update(shift, scale):
         state = two_sample_state(x, z, shift, scale)
         if not artists:
-            artists.update(plot_two_sample_state(state, axes=view.axes))
+            artists.update(plot_two_sample_state(state, axes=view.axes, limits=limits))
             view.animate(*(artists[k] for k in ("hist_x", "hist_y", "witness", "null", "statistic",
                                                 "title")))
+            # the witness's y axis follows its values (in steps): a layer over the kept
+            # background (frames, legends, the fixed axes), drawn anew only when its limits
+            # move; the histograms, the witness and the statistic go on top
+            view.animate(view.axes[1].yaxis, layer=True)
         before = _limits(view.fig)
         update_two_sample_state(artists, state)
-        # axes whose limits moved (they follow the data in steps) are drawn anew, ticks and all
-        view.render(full=_limits(view.fig) != before)
+        view.render(layer=_limits(view.fig) != before)
         state["figure"] = view.fig
         return state
 
