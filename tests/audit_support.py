@@ -58,3 +58,13 @@ def check_audit(qid: str) -> None:
     assert report.counted > 0, f"{qid}: no mutant of its reference differs anywhere " \
                                f"({report.note or 'nothing to mutate'})"
     assert not report.survivors, format_audit([report])
+
+
+def audit_test(share: str):
+    """The audit's test for the file ``share`` (its module's name): one test per question of
+    the share; a file holds it as ``test_... = audit_test(Path(__file__).stem)``."""
+    @pytest.mark.parametrize("qid", params(share))
+    def test_the_fixed_cases_kill_every_mutant_a_drawn_case_tells_apart(qid):
+        check_audit(qid)
+
+    return test_the_fixed_cases_kill_every_mutant_a_drawn_case_tells_apart

@@ -5,15 +5,21 @@ of different kinds match, not where the drawn cases tell the answer from the mut
 changing the points; and no mutant of a sample is told another change than its own (or an
 equivalent one's) when it is left out of the catalogue itself."""
 import ast
+import copy
+import gc
+import importlib.util
 import re
 import sys
 import textwrap
+import types
 import warnings
+import weakref
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from kernelcourse.grading.audit import engine
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.relations import catalogue, mutants as slips
 from kernelcourse.grading.relations.mutant_words import OFF_BY_ONE, change_words, mutation_sites
@@ -244,9 +250,71 @@ def test_no_mutant_of_a_sample_is_told_another_change(qid):
     assert "relation wrong" not in verdicts
 
 
+def _functions_indexed_once(monkeypatch):
+    """The audit's ``_function_of(code)`` (the function whose code ``code`` is: a search of the
+    whole heap by ``gc.get_referrers``, once for every function a reference reaches, most of
+    the catalogue check's time) answered from one index of the live functions, made once; a
+    code the index lacks, or whose function has died since, goes to the real search. The same
+    functions are found, so :func:`catalogue.stale` compares the same fingerprints."""
+    real = engine._function_of
+    index = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType):
+            index.setdefault(obj.__code__, weakref.ref(obj))
+
+    def function_of(code):
+        ref = index.get(code)
+        function = ref() if ref is not None else None
+        return function if function is not None and function.__code__ is code else real(code)
+
+    monkeypatch.setattr(engine, "_function_of", function_of)
+
+
 @pytest.mark.slow
-def test_every_catalogue_is_current():
-    """Made from today's reference code and fixed cases: else rebuild it
+def test_every_catalogue_is_current(monkeypatch):
+    """Made from today's reference code and fixed cases (the fingerprint of both that the
+    catalogue records: no mutant runs here): else rebuild it
     (``tools/mutant_catalogue.py --stale``)."""
+    _functions_indexed_once(monkeypatch)
     old = [q.id for q in QUESTIONS.values() if catalogue.stale(q)]
     assert not old, f"stale catalogues: {old}; run tools/mutant_catalogue.py --stale"
+
+
+def _copy_of_question(qid, tmp_path, edit=None):
+    """Question ``qid`` whose reference is read from a copy of its module's file, under the
+    module's own name (``edit(text)`` changes the copy first): the same code in another file,
+    or changed code whose catalogue was never rebuilt."""
+    q = copy.copy(QUESTIONS[qid])
+    module = sys.modules[q.reference.__module__]
+    text = Path(module.__file__).read_text()
+    tmp_path.mkdir()
+    path = tmp_path / Path(module.__file__).name
+    path.write_text(edit(text) if edit else text)
+    spec = importlib.util.spec_from_file_location(module.__name__, path)
+    copied = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copied)
+    q.reference = getattr(copied, q.reference.__name__)
+    return q, copied
+
+
+def test_a_reference_changed_without_its_catalogue_rebuilt_is_stale(tmp_path, monkeypatch):
+    """The check above fails when a reference's code, a function it calls, or its fixed cases
+    change and the catalogue is not rebuilt, and only then: the same code read from another
+    file is current."""
+    _functions_indexed_once(monkeypatch)
+    qid, line = "ex3.q4", "K[np.ix_(pos, pos)].mean() / 2 - K[np.ix_(neg, neg)].mean() / 2"
+    same, kept = _copy_of_question(qid, tmp_path / "same")
+    assert same.reference is not QUESTIONS[qid].reference
+    assert not catalogue.stale(same)
+    assert line in Path(kept.__file__).read_text()
+    changed, _ = _copy_of_question(qid, tmp_path / "changed",
+                                   lambda t: t.replace(line, line.replace("/ 2 -", "/ 3 -")))
+    assert catalogue.stale(changed)
+    helper, _ = _copy_of_question(qid, tmp_path / "helper",
+                                  lambda t: t.replace("pos, neg = y > 0, y < 0",
+                                                      "pos, neg = y >= 0, y < 0"))
+    assert catalogue.stale(helper)
+    other_cases = copy.copy(QUESTIONS[qid])
+    fixed = other_cases.fixed_cases
+    other_cases.fixed_cases = lambda: fixed()[:-1]
+    assert catalogue.stale(other_cases)

@@ -11,9 +11,10 @@
 
 Parametrised by question id, so ``-k ex4`` selects a set. The grading goes through the real
 :func:`evaluate`, with the cases, the reference's values and the mistakes' values (as the
-diagnoses compute them) made once per seed (tests/verdict_support.py). The sets listed in
-:data:`PENDING_FIXED` do not have fixed cases yet: their tests are expected to fail until the
-helper adding them removes the set from the list.
+diagnoses compute them) made once per seed (tests/verdict_support.py); a seed of the quick
+loop, which the full run's tests grade again, is graded once and its verdict read by both. The
+sets listed in :data:`PENDING_FIXED` do not have fixed cases yet: their tests are expected to
+fail until the helper adding them removes the set from the list.
 """
 import numpy as np
 import pytest
@@ -85,7 +86,7 @@ def test_every_mistake_fails_with_the_same_points_in_every_seed(qid, seeds):
     results = {d.name: [] for d in q.diagnoses}
     for seed in seeds:              # seed by seed: the seed's cases and values serve every mistake
         for d in q.diagnoses:
-            result = grade(qid, d.mistake, seed)
+            result = grade(qid, d.mistake, seed, keep=seed in QUICK_SEEDS)
             results[d.name].append(result)
             problems += _shown_case_problems(q, d, result, seed)
             if f"Likely mistake: {d.message}" not in result.line() and result.diagnosis is d:
@@ -107,7 +108,7 @@ def test_every_mistake_fails_with_the_same_points_in_every_seed(qid, seeds):
 
 
 def _reference_problems(q, seed):
-    result = grade(q.id, q.reference, seed)
+    result = grade(q.id, q.reference, seed, keep=seed in QUICK_SEEDS)
     if result.status != "passed" or result.points != q.points or result.diagnosis is not None:
         return [result.line()]
     if not (result.n_fixed > 0 and result.fixed_passed == result.n_fixed):

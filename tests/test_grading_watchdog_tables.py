@@ -4,6 +4,7 @@ milliseconds per look on a large machine, ten looks a second per worker. These t
 shortcut loses nothing: a TCP connection's queued bytes in the tree's own network namespace
 count, also when no process holds its descriptors any more (they travel in a Unix socket's
 queue), and a namespace with no TCP socket in use has nothing in its table to count."""
+import contextlib
 import os
 import socket
 import subprocess
@@ -14,16 +15,19 @@ import pytest
 
 from kernelcourse.grading.sealed import watchdog
 
-# a process in a network namespace of its own (as the sandbox's): a loopback TCP connection
-# filled both ways, both ends then sent into a Unix socket pair's queue and closed here, so no
-# process holds them; it says "ready" and waits
-HOLDER = textwrap.dedent("""
-    import array, ctypes, os, socket, sys
+#: the start of a holder: a process in a network namespace of its own (as the sandbox's); it
+#: exits saying why when it cannot have one
+NAMESPACE = textwrap.dedent("""
+    import array, ctypes, fcntl, os, socket, struct, sys
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.unshare(0x40000000 | (0x10000000 if os.getuid() else 0)) != 0:  # NEWNET (+USER)
         print("no namespace", ctypes.get_errno(), flush=True)
         sys.exit(1)
-    import fcntl, struct
+""")
+
+# a loopback TCP connection filled both ways, both ends then sent into a Unix socket pair's
+# queue and closed here, so no process holds them
+TCP_HELD_BY_NO_PROCESS = textwrap.dedent("""
     fcntl.ioctl(socket.socket(), 0x8914, struct.pack("16sH22x", b"lo", 1))  # lo up
     lo = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -46,19 +50,37 @@ HOLDER = textwrap.dedent("""
                              array.array("i", [a.fileno(), b.fileno()]))])
     for s in (a, b, lo):
         s.close()
-    print("ready", flush=True)
-    sys.stdin.read()
+""")
+
+# only a Unix socket pair, a little in its queue: no TCP socket in use
+UNIX_PAIR_ONLY = textwrap.dedent("""
+    a, b = socket.socketpair()
+    a.send(b"x" * 1000)
 """)
 
 
-def test_tcp_buffers_in_the_trees_own_namespace_count_even_held_by_no_process():
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@contextlib.contextmanager
+def holder_of(sockets: str):
+    """A process in a network namespace of its own that makes ``sockets`` (the source that
+    makes them), says "ready" and waits while the test looks; the test is skipped where a test
+    process cannot have such a namespace."""
+    source = NAMESPACE + sockets + 'print("ready", flush=True)\nsys.stdin.read()\n'
+    holder = subprocess.Popen(
+        [sys.executable, "-c", source],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = holder.stdout.readline().strip()
         if line != "ready":
             pytest.skip(f"no network namespace of its own for a test process here: {line} "
                         f"{holder.stderr.read()[-200:] if holder.poll() is not None else ''}")
+        yield holder
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+
+
+def test_tcp_buffers_in_the_trees_own_namespace_count_even_held_by_no_process():
+    with holder_of(TCP_HELD_BY_NO_PROCESS) as holder:
         # the namespace has TCP sockets in use, so its tables are read
         assert {"tcp", "unix"} <= set(watchdog._tables(holder.pid, True))
         counted = watchdog.kernel_buffers([holder.pid])
@@ -66,34 +88,15 @@ def test_tcp_buffers_in_the_trees_own_namespace_count_even_held_by_no_process():
         # loopback), beside the Unix pair at its bound: far more than the Unix pair alone
         unix_only = 2 * watchdog.UNIX_SOCKET_BYTES
         assert counted > unix_only + 200_000, (counted, unix_only)
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=30)
 
 
 def test_a_namespace_without_tcp_sockets_skips_the_tables_it_would_find_empty():
-    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent("""
-        import ctypes, os, socket, sys
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.unshare(0x40000000 | (0x10000000 if os.getuid() else 0)) != 0:
-            print("no namespace", flush=True)
-            sys.exit(1)
-        a, b = socket.socketpair()
-        a.send(b"x" * 1000)
-        print("ready", flush=True)
-        sys.stdin.read()
-        """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        if holder.stdout.readline().strip() != "ready":
-            pytest.skip("no network namespace of its own for a test process here")
+    with holder_of(UNIX_PAIR_ONLY) as holder:
         assert watchdog._tables(holder.pid, True) == ["unix"]
         with open(f"/proc/{holder.pid}/net/tcp") as f:  # what the shortcut leaves unread
             assert f.read().splitlines()[1:] == []
         # the Unix pair still counts, at its bound, each end once
         assert watchdog.kernel_buffers([holder.pid]) >= 2 * watchdog.UNIX_SOCKET_BYTES
-    finally:
-        holder.stdin.close()
-        holder.wait(timeout=30)
 
 
 def test_sockets_held_in_the_watchdogs_own_namespace_are_still_read():

@@ -110,9 +110,27 @@ def _inputs_written_once():
         module._written_inputs = real
 
 
-def grade(qid: str, answer, seed: int, detect_shortcuts: bool = False):
+#: verdicts kept by :func:`grade` when asked to (``keep``), by (question, answer, seed, whether
+#: shortcuts were looked for): a seed that both a quick-loop test and its full-run twin grade
+#: (the quick tests' seeds are the first of the full run's) is graded once in a run
+_KEPT: dict = {}
+
+
+def grade(qid: str, answer, seed: int, detect_shortcuts: bool = False, keep: bool = False):
     """``evaluate(question, answer, seed)`` for question ``qid``, computing no reference or
-    mistake value twice; the Result names the real question and its real diagnosis."""
+    mistake value twice; the Result names the real question and its real diagnosis. With
+    ``keep``, the verdict is kept and handed back when the same answer is graded in the same
+    seed again (the same object: no caller changes a Result)."""
+    key = (qid, answer, seed, detect_shortcuts)
+    if keep and key in _KEPT:
+        return _KEPT[key]
+    result = _graded(qid, answer, seed, detect_shortcuts)
+    if keep:
+        _KEPT[key] = result
+    return result
+
+
+def _graded(qid: str, answer, seed: int, detect_shortcuts: bool):
     q = QUESTIONS[qid]
     stand_in = shared(qid)
     with _inputs_written_once():
