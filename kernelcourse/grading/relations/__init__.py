@@ -16,12 +16,22 @@ comparison (:func:`~kernelcourse.grading.model.compare.values_match`, its ``rtol
   (``3 ** d`` for ``2 ** d``: :mod:`.fitted`); values cut off at 0; zeros; one answer
   whatever the inputs; an input itself, unchanged;
 * a transpose, a reversed, shifted or permuted order, items of a tuple swapped; the value
-  the reference gives with two inputs swapped or a square input transposed (:mod:`.inputs`);
+  the reference gives with two inputs swapped, a square input transposed, or one input
+  changed as a mistake changes it: a number argument as if it were 0 or 1, doubled, halved,
+  squared, rooted or of the other sign, a count one more or one less, the first or the last
+  row, column or entry of an array left out (:mod:`.inputs`; on values of one or two
+  numbers only when three failing cases at least agree);
+* an error whose size follows a term of each case's inputs: one number ``c`` with every
+  value the expected one plus ``c·lam²`` (``lam``, ``1/lam``, ``√lam``, ``n``, ``n²``,
+  ``n - 1``...) or times ``c·lam``, the term taking three values at least over the failing
+  cases (:func:`.fitted._fitted_terms`);
 * the wrong shape: one number for an array (and which: the sum, the mean...), an array for a
   number, rows, columns or entries left out or added, the rest right and in order
   (:mod:`.shapes`), lengths that are the same inputs' axes on every failing case;
 * where a NaN or an infinity appeared;
-* the only entries that differ: the diagonal, the first or the last.
+* the only entries that differ: the diagonal, the first or the last entry, row or column,
+  or those where an input array of the same shape is negative, positive, zero or equal to a
+  number argument (a boundary).
 
 Each relation is a hypothesis checked exactly: a relation whose parameter is fitted (a factor
 or an offset found from the values) needs more failing entries than parameters, so a single
