@@ -156,3 +156,11 @@ def test_a_term_needs_three_values_over_the_failing_cases():
                          _records(lambda e, lam, n: (2 if n == 5 else 3) * e, lams=(0.3, 0.9),
                                   rows=(5, 7)))
     assert relation is None or relation.key[0] != "tfactor", relation
+
+
+def test_zeros_are_said_as_zeros_even_where_a_changed_input_gives_them_too():
+    # lam x² is 0 with lam = 0: an answer of zeros hears "every value is 0", not the changed
+    # input that gives zeros as well (which alone would be a rival and silence both)
+    scaled = lambda x, lam: lam * x ** 2
+    result = _graded(scaled, _vector_cases, lambda x, lam: 0.0 * x)
+    assert result.diagnosis.key == ("zero",), result.diagnosis

@@ -102,8 +102,9 @@ for _kind in _VALUE_KINDS:
     # the answer is an input itself, or the reference on swapped or transposed inputs: what
     # else its values happen to be (a transpose, a factor) says less
     _IMPLIED[_kind] = _IMPLIED.get(_kind, set()) | {"input", "swapargs", "tinput", "asif"}
-#: the answer is an input itself: that it is also the reference on a changed input says less
-_IMPLIED["asif"] = {"input"}
+#: the answer is an input itself, zeros or not finite: that it is also the reference on a
+#: changed input (the kernel with lam = 0 is 0) says less
+_IMPLIED["asif"] = {"input", "zero", "nonfinite"}
 
 
 def _relations(question, failing) -> tuple[list, list]:
