@@ -164,3 +164,16 @@ def test_zeros_are_said_as_zeros_even_where_a_changed_input_gives_them_too():
     scaled = lambda x, lam: lam * x ** 2
     result = _graded(scaled, _vector_cases, lambda x, lam: 0.0 * x)
     assert result.diagnosis.key == ("zero",), result.diagnosis
+
+
+def test_a_changed_input_found_on_three_failing_numbers_is_checked_again_on_fewer():
+    three = lambda rng: [Case((rng.normal(size=9), int(k))) for k in (3, 5, 6)]
+    q = _question(_head_sum, three)
+    answer = lambda x, k: float(np.sum(x[:k - 1]))
+    relation = _graded(_head_sum, three, answer).diagnosis
+    assert relation.key == ("asif", "k", "k-1")
+    # one failing number on another case: the relation still holds there (checked, not found)
+    x = RNG.normal(size=9)
+    case = Case((x, 4))
+    assert relation_holds(q, relation, [(case, answer(x, 4), _head_sum(x, 4), False)])
+    assert not relation_holds(q, relation, [(case, answer(x, 4) + 0.5, _head_sum(x, 4), False)])
