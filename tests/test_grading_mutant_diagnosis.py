@@ -21,7 +21,7 @@ import pytest
 
 from kernelcourse.grading.audit import engine
 from kernelcourse.grading.questions import all_questions
-from kernelcourse.grading.relations import catalogue, mutants as slips
+from kernelcourse.grading.relations import catalogue, mutants as slips, relation_holds
 from kernelcourse.grading.relations.mutant_words import OFF_BY_ONE, change_words, mutation_sites
 from kernelcourse.grading.checking.scoring import mistake_heading, score
 from kernelcourse.grading.model import transport
@@ -29,7 +29,7 @@ from kernelcourse.grading.sealed.running import run_answer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from diagnosis_coverage import judge_mutant, mutant_answers  # noqa: E402
+from diagnosis_coverage import _records, judge_mutant, mutant_answers  # noqa: E402
 
 QUESTIONS = all_questions()
 
@@ -123,7 +123,7 @@ def _graded(q, answer, seed=0):
 
 SLIPS = [
     ("ex3.q4", "[constant] 2 -> 1", "a division by 2 is left out"),
-    ("ex2.q5", "cost_model.predicted_cost [n-1] d -> d - 1",
+    ("ex6.q5", "scaling.power_law_exponent [n-1] n -> n - 1",
      "a count n - 1 stands where n is due (one short)"),
     ("ex2.q1", "[dropped term] 1.0 + e -> e", "a `+ 1` is left out"),
 ]
@@ -318,3 +318,17 @@ def test_a_reference_changed_without_its_catalogue_rebuilt_is_stale(tmp_path, mo
     fixed = other_cases.fixed_cases
     other_cases.fixed_cases = lambda: fixed()[:-1]
     assert catalogue.stale(other_cases)
+
+
+def test_a_count_one_short_of_the_audit_hears_the_changed_input_before_any_slip():
+    """ex2.q5's ``d - 1`` for ``d``: the reference with d one smaller gives the answer's values
+    on every failing case (a relation read across the cases: relations/inputs.py), said
+    before the slips, and true on the cases of other seeds."""
+    q, answer, _ = _mutant("ex2.q5", "cost_model.predicted_cost [n-1] d -> d - 1")
+    d = _graded(q, answer)[2].diagnosis
+    assert d is not None and d.found_by == "relation" and d.key == ("asif", "d", "k-1"), d
+    assert d.message == ("your answer is what the expected one would be with d one smaller "
+                         "(d - 1): a count off by one?")
+    for seed in (1, 2):
+        records = _records(q, answer, seed)
+        assert any(not r[3] for r in records) and relation_holds(q, d, records)

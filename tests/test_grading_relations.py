@@ -198,10 +198,11 @@ def test_the_relation_fills_the_likely_mistake_when_no_named_diagnosis_matches()
     assert result.status == "failed" and result.diagnosis.found_by == "relation"
     assert ("Likely mistake (from how your values relate to the expected ones): every value "
             "is twice the expected one.") in result.line()
-    # n/(n-1): n read from the integer argument
+    # n - 1 for n: the reference with the count one smaller gives the answer's values (which
+    # are n/(n-1) times the expected ones too: the changed input says more, and is named)
     result = evaluate(q, lambda x, n: np.cumsum(x) / (n - 1), 0, detect_shortcuts=False)
-    assert "n/(n-1) times" in result.diagnosis.message and "the argument n (n = 4" in \
-        result.diagnosis.message
+    assert result.diagnosis.key == ("asif", "n", "k-1")
+    assert "with n one smaller (n - 1)" in result.diagnosis.message
 
 
 def test_a_named_diagnosis_keeps_priority_and_a_passing_answer_hears_nothing():

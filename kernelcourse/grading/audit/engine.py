@@ -50,7 +50,7 @@ import numpy as np
 from ..model import transport
 from .operators import copied_tree, mutations
 
-__all__ = ["Budget", "Target", "answer_targets", "compile_mutant", "passes", "patched",
+__all__ = ["Budget", "Target", "answer_targets", "compile_mutant", "passes", "patched", "run_case",
            "TICKS_FACTOR", "TICKS_SLACK"]
 
 #: a mutant may tick this many times what the unmutated function ticks on a case ...
@@ -347,23 +347,31 @@ def _guard(exc) -> bool:
 _RAISE = dis.opmap["RAISE_VARARGS"]
 
 
+def run_case(call, case, function=None, compiled=None, limit=None):
+    """``call`` on a copy of ``case``'s inputs, warnings silenced, within ``limit`` ticks (and,
+    with ``function`` running the mutant ``compiled``, under the cap on memory): its value as
+    plain data makes it (:func:`~kernelcourse.grading.model.transport.roundtrip`). What the
+    call raises (:class:`Budget` past the limit) is raised."""
+    args, kwargs = case.copied()
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        with ticking(limit):
+            if function is not None:
+                with memory_capped(), patched(function, compiled):
+                    value = call(*args, **kwargs)
+            else:
+                value = call(*args, **kwargs)
+        return transport.roundtrip(value)
+
+
 def passes(question, call, case, expected, function=None, compiled=None, limit=None):
     """Whether ``call`` passes ``case`` by the question's own judgement (the grader's: the value
     as plain data, the shape policy, the comparison and the properties): True or False, or
     ``"guard"`` when it raised from one of the package's checks of its inputs (a mutated check
     models no mistake of an answer). With ``function`` and ``compiled``, ``function`` runs the
     mutant during the call. Any other raise, or a run past ``limit`` ticks, fails."""
-    args, kwargs = case.copied()
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            with ticking(limit):
-                if function is not None:
-                    with memory_capped(), patched(function, compiled):
-                        value = call(*args, **kwargs)
-                else:
-                    value = call(*args, **kwargs)
-            actual = transport.roundtrip(value)
+        actual = run_case(call, case, function, compiled, limit)
     except Exception as exc:
         return "guard" if _guard(exc) else False
     except (Budget, RecursionError):

@@ -19,7 +19,7 @@ import pickle
 import re
 from dataclasses import dataclass
 
-__all__ = ["Mutation", "OPERATORS", "mutations", "changed_line", "copied_tree"]
+__all__ = ["Mutation", "OPERATORS", "mutation_sites", "mutations", "changed_line", "copied_tree"]
 
 #: the operators, by name, and the mistake each models
 OPERATORS = {
@@ -312,11 +312,11 @@ def copied_tree(node):
     return pickle.loads(pickle.dumps(node, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def mutations(function: ast.FunctionDef) -> list[tuple[Mutation, ast.FunctionDef]]:
-    """Every mutant of ``function`` (an :class:`ast.FunctionDef`), in a fixed order: for each
-    node depth first, each operator's replacements. The function's own name, parameters and
-    nested definitions' names are never changed; raise and assert statements are skipped
-    (their messages are no answer)."""
+def mutation_sites(function: ast.FunctionDef) -> list:
+    """``(position, node, parent, field, operator, change, replacement)`` for every mutant of
+    ``function``, in :func:`mutations`' order: the node changed (``position``, its place in
+    the walk of the tree), where it sits in its parent, the operator's name, what changes and
+    the node put in its place (None: the statement is dropped)."""
     sites = []
     skipped: set[int] = set()
     for position, (node, parent, field, index, in_defaults, skip) in enumerate(_walk(function)):
@@ -326,9 +326,17 @@ def mutations(function: ast.FunctionDef) -> list[tuple[Mutation, ast.FunctionDef
         for operator, change, replacement in _site_options(node, parent, field, in_defaults):
             if replacement is None and not isinstance(parent, ast.AST):
                 continue
-            sites.append((position, operator, change, replacement))
+            sites.append((position, node, parent, field, operator, change, replacement))
+    return sites
+
+
+def mutations(function: ast.FunctionDef) -> list[tuple[Mutation, ast.FunctionDef]]:
+    """Every mutant of ``function`` (an :class:`ast.FunctionDef`), in a fixed order: for each
+    node depth first, each operator's replacements. The function's own name, parameters and
+    nested definitions' names are never changed; raise and assert statements are skipped
+    (their messages are no answer)."""
     out = []
-    for position, operator, change, replacement in sites:
+    for position, _, _, _, operator, change, replacement in mutation_sites(function):
         tree = copied_tree(function)
         new_node = copied_tree(replacement) if replacement is not None else ast.Pass()
         for pos, (node, parent, field, index, _, _) in enumerate(_walk(tree)):

@@ -16,12 +16,22 @@ comparison (:func:`~kernelcourse.grading.model.compare.values_match`, its ``rtol
   (``3 ** d`` for ``2 ** d``: :mod:`.fitted`); values cut off at 0; zeros; one answer
   whatever the inputs; an input itself, unchanged;
 * a transpose, a reversed, shifted or permuted order, items of a tuple swapped; the value
-  the reference gives with two inputs swapped or a square input transposed (:mod:`.inputs`);
+  the reference gives with two inputs swapped, a square input transposed, or one input
+  changed as a mistake changes it: a number argument as if it were 0 or 1, doubled, halved,
+  squared, rooted or of the other sign, a count one more or one less, the first or the last
+  row, column or entry of an array left out (:mod:`.inputs`; on values of one or two
+  numbers only when three failing cases at least agree);
+* an error whose size follows a term of each case's inputs: one number ``c`` with every
+  value the expected one plus ``c·lam²`` (``lam``, ``1/lam``, ``√lam``, ``n``, ``n²``,
+  ``n - 1``...) or times ``c·lam``, the term taking three values at least over the failing
+  cases (:func:`.fitted._fitted_terms`);
 * the wrong shape: one number for an array (and which: the sum, the mean...), an array for a
   number, rows, columns or entries left out or added, the rest right and in order
   (:mod:`.shapes`), lengths that are the same inputs' axes on every failing case;
 * where a NaN or an infinity appeared;
-* the only entries that differ: the diagonal, the first or the last.
+* the only entries that differ: the diagonal, the first or the last entry, row or column,
+  or those where an input array of the same shape is negative, positive, zero or equal to a
+  number argument (a boundary).
 
 Each relation is a hypothesis checked exactly: a relation whose parameter is fitted (a factor
 or an offset found from the values) needs more failing entries than parameters, so a single
@@ -46,8 +56,8 @@ import numpy as np
 from ..model.compare import values_match
 from ..model.question import Diagnosis
 from .words import message_of, ordinal
-from .fitted import _fitted, _fitted_power, _per_case, _round
-from .inputs import input_hypotheses
+from .fitted import _fitted, _fitted_power, _fitted_terms, _per_case, _round
+from .inputs import FEW_CASES, input_hypotheses
 from .values import _ORDERS, _hypotheses, _leaves
 
 __all__ = ["Relation", "relate", "relation_holds"]
@@ -67,32 +77,44 @@ class Relation(Diagnosis):
 # ------------------------------------------------------------------------ words and choosing
 
 #: the kinds, most specific first; a later kind never hides an earlier one
-_RANK = ["nonfinite", "zero", "input", "swapargs", "tinput", "transpose", "swapped", "short",
-         "extra", "slices", "reshape", "factor", "offset", "power", "clip", "nfactor", "xfactor",
-         "epower", "xoffset", "aoffset", "order", "scalar", "array", "shape", "cfactor",
-         "coffset", "cpower", "matrix", "same", "only", "scaled", "shifted"]
+_RANK = ["nonfinite", "zero", "input", "swapargs", "tinput", "asif", "transpose", "swapped",
+         "short", "extra", "slices", "reshape", "factor", "offset", "power", "clip", "nfactor",
+         "xfactor", "epower", "xoffset", "tfactor", "toffset", "aoffset", "order", "scalar",
+         "array", "shape", "cfactor", "coffset", "cpower", "matrix", "same", "only", "scaled",
+         "shifted"]
 #: what the reference on changed inputs gives holds beside any relation of the values alone
-_VALUE_KINDS = set(_RANK) - {"nonfinite", "zero", "input", "swapargs", "tinput"}
+_VALUE_KINDS = set(_RANK) - {"nonfinite", "zero", "input", "swapargs", "tinput", "asif"}
 #: for a kind, the kinds that make it redundant when both hold (it gives way to them)
 _IMPLIED = {"nfactor": {"factor"}, "xfactor": {"factor", "nfactor"}, "xoffset": {"offset"},
+            "tfactor": {"factor", "nfactor", "xfactor", "cfactor"},
+            "toffset": {"offset", "xoffset", "coffset", "aoffset"},
             "cfactor": {"factor", "nfactor", "xfactor"},
             "coffset": {"offset", "xoffset", "aoffset"},
-            "scaled": {"factor", "nfactor", "xfactor", "cfactor"},
-            "shifted": {"offset", "xoffset", "coffset", "aoffset"}, "same": {"zero"},
+            "scaled": {"factor", "nfactor", "xfactor", "cfactor", "tfactor"},
+            "shifted": {"offset", "xoffset", "coffset", "aoffset", "toffset"},
+            "same": {"zero"},
             "matrix": {"factor", "offset", "nfactor", "xfactor", "xoffset", "cfactor",
-                       "coffset"},
-            "cpower": {"power", "epower", "factor", "cfactor", "offset", "coffset"},
+                       "coffset", "tfactor", "toffset"},
+            "cpower": {"power", "epower", "factor", "cfactor", "offset", "coffset",
+                       "tfactor", "toffset"},
             "only": set(_RANK) - {"only"}}
 for _kind in _VALUE_KINDS:
     # the answer is an input itself, or the reference on swapped or transposed inputs: what
     # else its values happen to be (a transpose, a factor) says less
-    _IMPLIED[_kind] = _IMPLIED.get(_kind, set()) | {"input", "swapargs", "tinput"}
+    _IMPLIED[_kind] = _IMPLIED.get(_kind, set()) | {"input", "swapargs", "tinput", "asif"}
+#: the answer is an input itself, zeros or not finite: that it is also the reference on a
+#: changed input (the kernel with lam = 0 is 0) says less
+_IMPLIED["asif"] = {"input", "zero", "nonfinite"}
 
 
-def _relations(question, failing) -> tuple[list, list]:
-    """``(held, pairs)``: every relation (key, detail) that holds on all the failing records."""
+def _relations(question, failing, small=None) -> tuple[list, list]:
+    """``(held, pairs)``: every relation (key, detail) that holds on all the failing records;
+    ``small``: values of one or two numbers are read from changed inputs (by default when
+    enough failing cases agree, :data:`.inputs.FEW_CASES`; always when a relation found on
+    other cases is checked again)."""
     names = _parameter_names(question)
-    pairs, per_case = [], []
+    pairs, per_case, alive = [], [], None
+    small = len(failing) >= FEW_CASES if small is None else small
     for case, actual, expected, *_ in failing:
         leaves = _leaves(actual, expected, case, names, question.rtol, question.atol)
         if not leaves:
@@ -107,7 +129,9 @@ def _relations(question, failing) -> tuple[list, list]:
                 values_match(list(actual)[::-1], list(expected), question.rtol,
                              question.atol)[0]:
             common[("swapped",)] = None
-        common.update(input_hypotheses(question, case, actual, expected, names))
+        changed = input_hypotheses(question, case, actual, expected, names, alive, small)
+        alive = set(changed)
+        common.update(changed)
         per_case.append(common)
     held = [(k, v if k[0] != "aoffset" else [c[k] for c in per_case])
             for k, v in per_case[0].items()
@@ -126,12 +150,18 @@ def _relations(question, failing) -> tuple[list, list]:
     if c is not None:
         held.append((("cpower", c), None))
     for kind in ("factor", "offset"):
+        for form, label, c in _fitted_terms(pairs, kind):
+            held.append((("t" + kind, form, c, label), None))
         c = _fitted(pairs, kind)
         if c is not None and c not in (1.0, 0.0):
             held.append((("c" + kind, c), None))
         values = _per_case(pairs, kind)
         if values is not None and len({_round(v) for v in values}) > 1:
             held.append(((("scaled" if kind == "factor" else "shifted"),), values))
+    if any(k[0] == "only" for k, _ in held):
+        # right but for a part the shape or the inputs tell: a factor or an amount per row or
+        # column (one of them 1 or 0) says less
+        held = [(k, v) for k, v in held if k[0] != "matrix"]
     return held, pairs
 
 
@@ -190,6 +220,10 @@ def _choose(held: list):
     if best[0][0] == "order":
         # a reversal or a shift is a permutation too: the most specific order
         return min(same, key=lambda kv: _ORDERS.index(kv[0][1]))
+    if best[0][0] in ("tfactor", "toffset") and len({k[:3] for k, _ in same}) == 1:
+        # one term of inputs of the same lengths on every case: name them all
+        labels = " (or ".join(k[3] for k, _ in same) + ")" * (len(same) - 1)
+        return best[0][:3] + (labels,), best[1]
     if best[0][0] == "nfactor" and len({k[1] for k, _ in same}) == 1:
         # one form, several inputs of the same length: name them all
         labels = " (or ".join(k[2] for k, _ in same) + ")" * (len(same) - 1)
@@ -205,7 +239,7 @@ def relation_holds(question, relation: Relation, records) -> bool:
     if not failing:
         return True
     try:
-        held, _ = _relations(question, failing)
+        held, _ = _relations(question, failing, small=relation.key[0] in ("asif", "swapargs"))
     except Exception:  # noqa: BLE001
         return False
     key = relation.key
@@ -213,6 +247,8 @@ def relation_holds(question, relation: Relation, records) -> bool:
         return any(k[0] in (key[0], *_IMPLIED[key[0]]) for k, _ in held)
     if key[0] == "nfactor":
         return any(k[:2] == key[:2] and k[2] in key[2] for k, _ in held)
+    if key[0] in ("tfactor", "toffset"):
+        return any(k[:3] == key[:3] and k[3] in key[3] for k, _ in held)
     if key[0] == "shape":
         return any(k[0] == "shape" and len(k[1]) == len(key[1]) and
                    all(a & b for a, b in zip(k[1], key[1])) for k, _ in held)

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ..audit.engine import (Budget, TICKS_FACTOR, TICKS_SLACK, _unwrap, answer_targets,
-                            compile_mutant, memory_capped, patched, ticking, ticks_of)
+                            compile_mutant, run_case, ticks_of)
 from ..model import transport
 from .mutant_words import change_words, mutation_sites
 
@@ -71,17 +71,10 @@ def fingerprint(question, fixed=None, targets=None) -> str:
 def _run(question, case, expected, function=None, compiled=None, limit=None):
     """The encoded value of the reference (with ``function`` running ``compiled``) on
     ``case``, conformed to ``expected`` as an answer is, or ``{"$raised": name}``."""
-    args, kwargs = case.copied()
     try:
+        value = run_case(question.reference, case, function, compiled, limit)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            with ticking(limit):
-                if function is not None:
-                    with memory_capped(), patched(function, compiled):
-                        value = question.reference(*args, **kwargs)
-                else:
-                    value = question.reference(*args, **kwargs)
-            value = transport.roundtrip(value)
             if expected is not None:
                 value, _ = question.conform(value, expected)
             return transport.encode(value)

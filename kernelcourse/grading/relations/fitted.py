@@ -94,3 +94,61 @@ def _fitted_power(pairs: list):
             return r
     return c
 
+
+
+def _terms(p) -> dict:
+    """``{(form, label): t}``: the terms of one failing case that a mistake's size may follow,
+    read from its inputs: a number argument ``x`` as x, x², 1/x or √x, a length or a count
+    ``n`` as n, n², 1/n or n - 1."""
+    out = {}
+    for name, x in p.numbers.items():
+        out[("x", name)], out[("x²", name)], out[("1/x", name)] = x, x * x, 1 / x
+        if x > 0:
+            out[("√x", name)] = x ** 0.5
+    for label, n in p.lengths.items():
+        if n > 0:
+            out[("n", label)], out[("n²", label)], out[("1/n", label)] = n, n * n, 1 / n
+            out[("n-1", label)] = n - 1
+    return out
+
+
+#: the values a term takes over the failing cases before a fit to it counts (with two, one
+#: number per case fits one of the terms by chance: factors 2 and 3 on n = 5 and 7)
+_TERM_VALUES = 3
+
+
+def _fitted_terms(pairs: list, kind: str) -> list:
+    """``[(form, label, c)]``: one number ``c`` with every answer value the expected one plus
+    ``c`` times a term of its case's inputs (``kind="offset"``: a term proportional to
+    ``lam`` missing or extra) or times ``c`` times the term (``kind="factor"``), found from
+    the values and checked on each failing value; only terms that take three values at least
+    over the failing cases (:data:`_TERM_VALUES`; one value is a constant, :func:`_fitted`'s)."""
+    if len(pairs) < _TERM_VALUES or any(p.A.shape != p.E.shape or not np.all(np.isfinite(p.A))
+                             for p in pairs):
+        return []
+    terms = [_terms(p) for p in pairs]
+    found = []
+    for term in terms[0]:
+        if not all(term in t for t in terms[1:]):
+            continue
+        ts = [t[term] for t in terms]
+        if len({_round(t) for t in ts}) < _TERM_VALUES or not all(np.isfinite(ts)) or 0 in ts:
+            continue
+        T = np.concatenate([np.full(p.E.size, t) for p, t in zip(pairs, ts)])
+        A = np.concatenate([p.A.ravel() for p in pairs])
+        E = np.concatenate([p.E.ravel() for p in pairs])
+        X = T if kind == "offset" else T * E
+        Y = A - E if kind == "offset" else A
+        if not np.any(X):
+            continue
+        c = float(X @ Y / (X @ X))
+        make = (lambda p, t, c: p.E + c * t) if kind == "offset" else \
+            (lambda p, t, c: c * t * p.E)
+        if c == 0 or not all(p.close(make(p, t, c)) for p, t in zip(pairs, ts)):
+            continue
+        for digits in (3, 4, 6, 8, 17):
+            r = float(f"{c:.{digits}g}")
+            if all(p.close(make(p, t, r)) for p, t in zip(pairs, ts)):
+                break
+        found.append((term[0], term[1], r))
+    return found

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from ..audit.operators import _no_mutation, _site_options, _walk
+from ..audit.operators import mutation_sites as sites_of
 
 __all__ = ["OFF_BY_ONE", "PREFIX", "change_words", "mutation_sites"]
 
@@ -42,18 +42,9 @@ _PUBLIC_MODULES = ("np", "numpy", "linalg", "math", "scipy")
 def mutation_sites(tree: ast.FunctionDef) -> list:
     """``(node, parent, field, operator, change, replacement, position)`` for every mutant
     of ``tree``, in the order :func:`~kernelcourse.grading.audit.operators.mutations` makes
-    them (``position``: the node's place in its walk of the tree)."""
-    sites = []
-    skipped: set[int] = set()
-    for position, (node, parent, field, index, in_defaults, skip) in enumerate(_walk(tree)):
-        if skip or id(parent) in skipped or _no_mutation(node, parent, field):
-            skipped.add(id(node))
-            continue
-        for operator, change, replacement in _site_options(node, parent, field, in_defaults):
-            if replacement is None and not isinstance(parent, ast.AST):
-                continue
-            sites.append((node, parent, field, operator, change, replacement, position))
-    return sites
+    them (``position``: the node's place in its walk of the tree): the audit's own sites."""
+    return [(node, parent, field, operator, change, replacement, position)
+            for position, node, parent, field, operator, change, replacement in sites_of(tree)]
 
 
 def _sym(op) -> str:

@@ -26,15 +26,11 @@ import copy
 import functools
 import inspect
 import sys
-import warnings
-
-import numpy as np
 
 from ..audit.engine import (Budget, Target, _unwrap, compile_mutant, function_tree,
-                            memory_capped, patched, ticking)
+                            run_case)
 from ..model.compare import values_match
 from ..model.question import Diagnosis
-from ..model import transport
 from . import catalogue as _catalogue
 from .mutant_words import PREFIX, mutation_sites
 
@@ -215,13 +211,8 @@ def _agrees_on(question, mutant, drawn) -> bool:
         return False
     call, function, compiled = made
     for case, outcome, record in drawn:
-        args, kwargs = case.copied()
         try:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore")
-                with ticking(DRAWN_TICKS), memory_capped(), patched(function, compiled):
-                    value = call(*args, **kwargs)
-                value = transport.roundtrip(value)
+            value = run_case(call, case, function, compiled, DRAWN_TICKS)
         except (Exception, Budget, RecursionError):  # noqa: BLE001
             if outcome.get("kind") == "value":
                 return False

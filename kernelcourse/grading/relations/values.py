@@ -209,19 +209,36 @@ def _order_hypotheses(p: _Pair, found: dict) -> None:
 
 
 def _only_hypotheses(p: _Pair, found: dict) -> None:
-    """Only the diagonal, or only the first or the last entry, differs."""
+    """Only some entries differ, and which the shape or the inputs tell: the diagonal, the
+    first or the last entry, row or column, or the entries where an input array of the same
+    shape is negative, positive, zero or equal to a number argument (a boundary)."""
     A, E = p.A, p.E
     same = np.isclose(A, E, rtol=p.rtol, atol=p.atol)
     if E.ndim == 2 and E.shape[0] == E.shape[1]:
         off = ~np.eye(len(E), dtype=bool)
         if np.all(same[off]):
             found[("only", "the diagonal")] = None
-        return
+            return
     if E.ndim == 1:
         if np.all(same[1:]):
             found[("only", "the first entry")] = None
         elif np.all(same[:-1]):
             found[("only", "the last entry")] = None
+    elif E.ndim == 2 and min(E.shape) >= 2:
+        for where, part in (("the first row", same[1:]), ("the last row", same[:-1]),
+                            ("the first column", same[:, 1:]),
+                            ("the last column", same[:, :-1])):
+            if np.all(part):
+                found[("only", where)] = None
+    wrong = ~same
+    for name, X in p.arrays.items():
+        if X.shape != E.shape:
+            continue
+        tests = [("negative", X < 0), ("positive", X > 0), ("0", X == 0)] + \
+            [(f"equal to {x_name}", X == x) for x_name, x in p.numbers.items()]
+        for what, mask in tests:
+            if mask.any() and not mask.all() and np.array_equal(mask, wrong):
+                found[("only", f"where {name} is {what}")] = None
 
 
 def _matrix_hypotheses(p: _Pair, found: dict) -> None:

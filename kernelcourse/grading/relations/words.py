@@ -36,6 +36,33 @@ def ordinal(path) -> str:
                        for i in path[::-1])
 
 
+def _term_words(form: str, label: str) -> tuple:
+    """A term of :func:`~kernelcourse.grading.relations.fitted._fitted_terms` in words:
+    ``(term, note, what it grows with)``."""
+    if form in ("n", "n²", "1/n", "n-1"):
+        term = {"n": "n", "n²": "n²", "1/n": "(1/n)", "n-1": "(n - 1)"}[form]
+        return term, f", with n {label}", "n" if form != "1/n" else "1/n"
+    term = {"x": label, "x²": f"{label}²", "1/x": f"(1/{label})", "√x": f"√{label}"}[form]
+    return term, "", term
+
+
+def _asif_words(name: str, form: str) -> str:
+    """How one input was changed (:mod:`.inputs`), in words that end the sentence."""
+    number = {"0": f"with {name} = 0: is {name} left out?",
+              "1": f"with {name} = 1: is {name} left out?",
+              "2x": f"with {name} doubled (2·{name} in its place)",
+              "x/2": f"with {name} halved ({name}/2 in its place)",
+              "x²": f"with {name} squared ({name}² in its place)",
+              "√x": f"with the square root of {name} in its place",
+              "-x": f"with {name} of the other sign (-{name})",
+              "k+1": f"with {name} one larger ({name} + 1): a count off by one?",
+              "k-1": f"with {name} one smaller ({name} - 1): a count off by one?"}
+    if form in number:
+        return number[form]
+    what = form.replace("no ", "")
+    return f"with the {what} of {name} left out: a slice or a range that skips it?"
+
+
 def message_of(key: tuple, detail) -> str:
     """The plain words of relation ``key`` (its kind first), ``detail`` what the first failing
     case adds (a length, the factors per case...)."""
@@ -167,6 +194,16 @@ def message_of(key: tuple, detail) -> str:
     if kind == "swapargs":
         return (f"your answer is what the expected one would be with the inputs {key[1]} and "
                 f"{key[2]} swapped: they are used the other way round")
+    if kind in ("tfactor", "toffset"):
+        _, form, c, label = key
+        term, note, grows = _term_words(form, label)
+        if kind == "tfactor":
+            return f"every value is the expected one times {c:.4g}·{term}{note}"
+        how = f"{c:.4g}·{term} more" if c > 0 else f"{-c:.4g}·{term} less"
+        return (f"every value is {how} than the expected one{note}: a term that grows with "
+                f"{grows} missing or extra?")
+    if kind == "asif":
+        return f"your answer is what the expected one would be {_asif_words(key[1], key[2])}"
     if kind == "tinput":
         return (f"your answer is what the expected one would be with {key[1]} transposed: "
                 f"{key[1]} is used as {key[1]}.T (rows for columns)")
