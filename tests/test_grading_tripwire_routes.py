@@ -60,8 +60,11 @@ def _label(name: str) -> str:
 
 @lru_cache(maxsize=None)
 def routes() -> dict:
-    """``{question: [[module, qualname, label], ...]}``: every function the tripwires of a
-    question that forbids something cover, everything loaded."""
+    """``{question: [[module, qualname, labels, home], ...]}``: every function the tripwires of
+    a question that forbids something cover (found at ``module.qualname``, loaded with the
+    module ``home``), everything loaded, with the names it is reached
+    through (a tripwire reports one of them: a method shared by two forbidden classes, a helper
+    behind two forbidden functions)."""
     from kernelcourse.grading import all_questions, get_question
     from kernelcourse.grading.model.loaded import functions_of
     from kernelcourse.grading.model.shortcuts import forbidden_objects
@@ -70,15 +73,24 @@ def routes() -> dict:
     for qid in all_questions():
         question = get_question(qid)
         if question.forbidden:
-            found[qid] = sorted({(f.__module__, f.__qualname__, _label(name))
-                                 for name, obj in forbidden_objects(question.forbidden).values()
-                                 for f in functions_of(obj)})
+            labels = {}
+            for name, obj in forbidden_objects(question.forbidden).values():
+                for f in functions_of(obj):
+                    if isinstance(obj, type):  # a method: reached through its class's name
+                        # (a named tuple's are made in collections), loaded with its class
+                        module, cls = _label(name).rsplit(".", 1)
+                        key = (module, f"{cls}.{f.__name__}", obj.__module__)
+                    else:
+                        key = (f.__module__, f.__qualname__, f.__module__)
+                    labels.setdefault(key, set()).add(_label(name))
+            found[qid] = [[m, q, sorted(names), home] for (m, q, home), names
+                          in sorted(labels.items())]
     return found
 
 
 @pytest.mark.slow
 def test_the_helpers_the_split_had_dropped_are_covered_again():
-    covered = {qid: {f"{m}.{q}" for m, q, _ in items} for qid, items in routes().items()}
+    covered = {qid: {f"{m}.{q}" for m, q, *_ in items} for qid, items in routes().items()}
     missing = {qid: sorted(set(names) - covered[qid]) for qid, names in SPLIT_HELPERS.items()}
     assert not any(missing.values()), missing
 
@@ -101,12 +113,22 @@ def test_a_lazy_class_reaches_its_packages_helpers_but_not_another_lazy_modules(
 # a computed name and called inside ``try`` (so an answer that swallows the tripwire's
 # exception is still caught): nothing of the package may load, so these run on the first check's
 # tripwires only; then (b) an answer that calls every covered function, loading the estimator
-# classes (checked again with everything loaded). The answers are named as the question asks.
+# classes (checked again with everything loaded). The answers are named as the question asks;
+# the names each is told are read where the check scores it (its line shortens a long list).
 CHILD = r"""
 import contextlib, importlib, io, json, linecache, sys
 data = json.loads(sys.stdin.read())
 from kernelcourse.grading import check
+from kernelcourse.grading.checking import scoring
 from kernelcourse.grading.questions import get_question
+
+USES, SCORE = {}, scoring.score
+
+def recording(question, cases, outcomes, uses=(), **kwargs):  # the names, which a line shortens
+    USES[question.id] = [name.split(" (behind ", 1)[0] for name in uses]
+    return SCORE(question, cases, outcomes, uses=uses, **kwargs)
+
+scoring.score = recording
 
 def reach(module, qualname):
     obj = importlib.import_module(module)
@@ -137,28 +159,31 @@ def answer(question, chosen, tag):
 
 def verdict(qid, func):
     out = io.StringIO()
+    USES.pop(qid, None)
     with contextlib.redirect_stdout(out):
         check(qid, func)
-    return out.getvalue()
+    return {"text": out.getvalue(), "uses": USES.get(qid, [])}
 
 questions = {qid: get_question(qid) for qid in data}   # the first check's loading
 loaded = set(sys.modules)
 report = {}
 for qid, items in data.items():
-    chosen = [[m, q] for m, q, _ in items if m in loaded]
-    report[qid] = {"first": [label for m, q, label in items if m in loaded],
+    chosen = [[m, q] for m, q, _, home in items if home in loaded]
+    report[qid] = {"first": [labels for m, q, labels, home in items if home in loaded],
                    "a": verdict(qid, answer(questions[qid], chosen, "a")),
                    "loaded more": sorted(m for m in set(sys.modules) - loaded
                                          if m.startswith(("kernelcourse.", "sklearn")))}
 import sklearn.base  # so that loading an estimator class as an answer runs is quick
 for qid, items in data.items():
-    report[qid]["b"] = verdict(qid, answer(questions[qid], [[m, q] for m, q, _ in items], "b"))
+    report[qid]["b"] = verdict(qid, answer(questions[qid], [[m, q] for m, q, *_ in items], "b"))
 print(json.dumps(report))
 """
 
 
-def _unreported(text: str, labels) -> list:
-    return sorted({label for label in labels if label not in text})
+def _unreported(row: dict, functions) -> list:
+    """The functions (each given by the names it is reached through) of which no name was
+    reported."""
+    return sorted(" or ".join(names) for names in functions if not set(names) & set(row["uses"]))
 
 
 @pytest.mark.slow
@@ -176,10 +201,11 @@ def test_every_covered_function_scores_0_at_a_notebooks_first_check(set_name):
         row = report[qid]
         if row["loaded more"]:
             wrong[qid] = f"calling loaded functions loaded {row['loaded more']}"
-        for tag, labels in (("a", row["first"]), ("b", [label for *_, label in items])):
-            text = row[tag]
-            if labels and (" 0/" not in text or _unreported(text, labels)):
-                wrong[f"{qid} {tag}"] = (text.strip()[:300], _unreported(text, labels))
+        for tag, labels in (("a", row["first"]), ("b", [names for _, _, names, _ in items])):
+            text = row[tag]["text"]
+            if labels and (" 0/" not in text or "reference implementation" not in text
+                           or _unreported(row[tag], labels)):
+                wrong[f"{qid} {tag}"] = (text.strip()[:300], _unreported(row[tag], labels))
     assert not wrong, wrong
 
 
@@ -245,3 +271,64 @@ def test_an_answer_calling_a_public_function_a_forbidden_classs_helper_serves_sc
     assert "uses the course's reference implementation" in result["verdict"], result["verdict"]
     if qid in FIRST_PASS:
         assert not result["sklearn"], "the answer was caught only when checked again"
+
+
+# ---------------------------------------------------------------- through `kernelcourse grade`
+# One submission answers every question of sets 5, 6 and 8 that forbids something: the four
+# above with their public route, every other with a call of the private helpers the tripwires
+# cover behind its forbidden names (the routes the lazy split had dropped), by computed names:
+# the first one called must stop the answer and be reported.
+GRADED_SETS = ("ex5", "ex6", "ex8")
+
+HELPER_CELL = '''\
+# ANSWER {qid}
+import importlib
+
+ROUTES = {routes!r}
+
+
+def {function}(*args, **kwargs):
+    for module, name in ROUTES:
+        getattr(importlib.import_module(module), name)()
+'''
+
+
+def graded_cells() -> dict:
+    from kernelcourse.grading import get_question
+
+    cells = {}
+    for qid, items in routes().items():
+        if qid.split(".")[0] not in GRADED_SETS:
+            continue
+        if qid in PUBLIC_ROUTES:
+            cells[qid] = public_answer(qid)
+            continue
+        helpers = sorted({(m, q) for m, q, *_ in items if q.startswith("_")})
+        if helpers:
+            cells[qid] = HELPER_CELL.format(qid=qid, routes=[list(h) for h in helpers],
+                                            function=get_question(qid).function)
+    return cells
+
+
+@pytest.mark.slow
+def test_every_covered_helper_and_public_route_scores_0_through_the_grading_command(tmp_path):
+    cells = graded_cells()
+    assert set(PUBLIC_ROUTES) <= set(cells) and len(cells) > len(PUBLIC_ROUTES)
+    sub, out, home = tmp_path / "sub", tmp_path / "out", tmp_path / "home"
+    for folder in (sub, out, home):
+        folder.mkdir()
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": None,
+                           "outputs": [], "source": text} for text in cells.values()],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (sub / "routes.ipynb").write_text(json.dumps(notebook))
+    result = subprocess.run([sys.executable, "-m", "kernelcourse", "grade", str(sub), "--output",
+                             str(out), "--questions", ",".join(sorted(cells)), "--jobs", "1",
+                             "--no-progress"], capture_output=True, text=True, timeout=1500,
+                            cwd=out, env={**os.environ, "HOME": str(home)})
+    assert result.returncode == 0, result.stderr[-3000:]
+    row = json.loads((out / "gradebook.json").read_text())["submissions"][0]
+    details = row["details"]
+    wrong = {qid: details.get(qid) for qid in cells
+             if "0/" not in str(details.get(qid)) or
+             "reference implementation" not in str(details.get(qid))}
+    assert not wrong, wrong

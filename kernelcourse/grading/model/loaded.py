@@ -146,7 +146,6 @@ def _helper_names(home: str, name: str) -> tuple:
                 tree = ast.parse(file.read())
         except (AttributeError, TypeError, OSError, SyntaxError, ValueError):
             return ()
-        package = home.rpartition(".")[0]
         defined = {node.name: node for node in tree.body
                    if isinstance(node, (ast.ClassDef, ast.FunctionDef))}
         imported = {}
