@@ -30,7 +30,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-__all__ = ["lazy_attributes"]
+__all__ = ["lazy_attributes", "LazyModule", "lazy_function"]
 
 
 def lazy_attributes(package: str, table: dict[str, str], public=()) -> tuple:
@@ -54,3 +54,37 @@ def lazy_attributes(package: str, table: dict[str, str], public=()) -> tuple:
     __getattr__.__doc__ = (f"A name of {package}'s ``_LAZY`` table, imported from its submodule "
                            f"when first asked for (PEP 562).")
     return __getattr__, __dir__
+
+
+class LazyModule:
+    """A stand-in for the module ``name``, imported when one of its attributes is first used.
+
+    For a library that only some functions of a module call: ``linalg =
+    LazyModule("scipy.linalg")`` at the top, ``linalg.cholesky(A)`` in those functions, and the
+    module's import costs nothing more (importing scipy.linalg takes about a second of CPU, most
+    of what a notebook's first check of set 8 cost while lecture 8's modules imported it).
+    """
+
+    __slots__ = ("_module_name",)
+
+    def __init__(self, name: str):
+        self._module_name = name
+
+    def __getattr__(self, attr: str):
+        if attr == "_module_name":  # not set yet (a copy being made)
+            raise AttributeError(attr)
+        return getattr(importlib.import_module(self._module_name), attr)
+
+    def __repr__(self) -> str:
+        return f"<module {self._module_name!r}, imported when first used>"
+
+
+def lazy_function(module: str, name: str):
+    """The function ``name`` of ``module`` (``lazy_function("scipy.special", "expit")``), the
+    module imported at the first call (see :class:`LazyModule`)."""
+    def call(*args, **kwargs):
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"``{module}.{name}``, its module imported at the first call."
+    return call

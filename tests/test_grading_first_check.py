@@ -51,6 +51,7 @@ with contextlib.redirect_stdout(out):
     check(qid)
 print(json.dumps({
     "verdict": out.getvalue().strip(), "sklearn": "sklearn" in sys.modules,
+    "scipy": sorted(m for m in ("scipy.linalg", "scipy.special") if m in sys.modules),
     "lectures": sorted({m.split(".")[3] for m in sys.modules
                         if m.startswith("kernelcourse.grading.questions.lecture")})}))
 """
@@ -82,6 +83,8 @@ def _assert_first_check_loads_only_its_set(question_id: str) -> None:
         first["verdict"]
     assert not first["sklearn"], "the first check imported scikit-learn"
     assert first["lectures"] == [lecture], f"question modules of other lectures loaded: {first}"
+    if lecture == "lecture8":  # its references import scipy.linalg and .special when first used
+        assert not first["scipy"], f"set 8's first check imported {first['scipy']}"
     loaded = first_check(question_id, cell, preload="bank")
     assert loaded["sklearn"] and len(loaded["lectures"]) >= 10   # the preload did load them
     assert first["verdict"] == loaded["verdict"]

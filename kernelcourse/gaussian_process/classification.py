@@ -28,11 +28,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
-from scipy.special import expit, log_expit
 
+from .._lazy import LazyModule, lazy_function
 from .._validation import (as_2d, as_finite, as_labels, as_vector, check_positive, check_positive_int,
                            check_square)
+
+# imported at their first use, not at a notebook's first check of set 8
+linalg = LazyModule("scipy.linalg")
+expit, log_expit = lazy_function("scipy.special", "expit"), lazy_function("scipy.special", "log_expit")
 
 __all__ = ["LaplaceMode", "laplace_newton_step", "laplace_mode", "laplace_latent", "probit_average", "laplace_gradient"]
 

@@ -24,10 +24,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import linalg
 
+from .._lazy import LazyModule
 from .._validation import as_finite, as_vector, check_nonnegative, check_positive_int, check_square
 from .regression import gp_factor
+
+linalg = LazyModule("scipy.linalg")  # imported at its first use, not at a first check of set 8
 
 __all__ = ["evidence_terms", "grid_local_maxima", "loo_predictive", "interpolant_norms"]
 

@@ -46,9 +46,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import linalg
 
+from .._lazy import LazyModule
 from .._validation import as_2d, as_vector, check_positive
+
+linalg = LazyModule("scipy.linalg")  # imported at its first use, not at a first check of set 8
 
 __all__ = ["weight_space_posterior", "low_rank_log_marginal_likelihood"]
 

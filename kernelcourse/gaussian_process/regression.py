@@ -36,12 +36,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import linalg
-from scipy.special import ndtri  # the standard normal quantile (scipy.stats.norm.ppf's own)
+
+from .._lazy import LazyModule, lazy_function
 from .._validation import (as_2d, as_finite, as_rng, as_vector, check_choice, check_nonnegative,
                            check_nonnegative_int, check_positive,
                            check_positive_int, check_square, check_unit_interval, gram)
 from ..kernels import Kernel
+
+# imported at their first use, not at a notebook's first check of set 8
+linalg = LazyModule("scipy.linalg")
+ndtri = lazy_function("scipy.special", "ndtri")  # the standard normal quantile (scipy.stats.norm.ppf's own)
 
 __all__ = ["DEFAULT_JITTER", "cholesky_jittered", "sample_gaussian", "prior_samples", "gp_factor",
            "posterior_mean_var", "posterior_cov", "log_marginal_likelihood",

@@ -39,7 +39,8 @@ import sys
 import types
 from typing import Callable
 
-from .loaded import question_modules, unloaded_home
+from .loaded import functions_of as _functions_of, private_helpers as _private_helpers
+from .loaded import question_modules, unloaded_helpers, unloaded_home
 from .seccomp import install_filter as _no_exec_seccomp
 
 __all__ = ["ReferenceUsed", "static_uses", "tripwires", "forbidden_objects", "grader_objects",
@@ -172,36 +173,6 @@ ROUTES = (
 )
 
 
-def _private_helpers(obj) -> list:
-    """The private functions (``_name``) of its own module that ``obj``'s code calls, directly
-    or through other such helpers: a private helper of a forbidden function is a route to the
-    same computation (``_rbf_gram``'s tiled kernels). The shared input checks of other modules
-    (``_validation.as_2d``) are not followed: every public function uses them."""
-    import types
-
-    found, seen = [], set()
-    todo = list(_functions_of(obj))
-    while todo:
-        func = todo.pop()
-        if id(func) in seen:
-            continue
-        seen.add(id(func))
-        codes, names = [func.__code__], set()
-        while codes:
-            code = codes.pop()
-            names.update(code.co_names)
-            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
-        space = getattr(func, "__globals__", {})
-        for name in sorted(names):
-            value = space.get(name)
-            if (isinstance(value, types.FunctionType) and id(value) not in seen
-                    and value.__module__ == func.__module__
-                    and value.__name__.startswith("_")):
-                found.append(value)
-                todo.append(value)
-    return found
-
-
 def with_routes(names) -> list[str]:
     """The dotted names with the other members of their :data:`ROUTES` groups."""
     names = list(names)
@@ -214,19 +185,23 @@ def with_routes(names) -> list[str]:
 def forbidden_objects(names, loaded_only: bool = False) -> dict[int, tuple[str, object]]:
     """``{id(object): (name, object)}`` for the dotted names (unknown names are an error),
     with every route to the same computation: the other members of its :data:`ROUTES` group
-    and the private helpers its code calls. ``loaded_only`` leaves out the names whose object
-    does not exist yet (:func:`~kernelcourse.grading.model.loaded.unloaded_home`), loading nothing."""
-    found = {}
+    and the private helpers its code calls (:func:`~.loaded.private_helpers`). ``loaded_only``
+    leaves out the names whose object does not exist yet (:func:`~.loaded.unloaded_home`),
+    loading nothing, but not their helpers that do (:func:`~.loaded.unloaded_helpers`)."""
+    found, behind = {}, []
     for name in with_routes(names):
-        if loaded_only and unloaded_home(name):
+        if loaded_only and unloaded_home(name):  # its helpers that exist now, read from source
+            behind += [(name, helper) for helper in unloaded_helpers(name)]
             continue
         obj = _resolve(name)
         if obj is None:
             raise ValueError(f"forbidden name {name!r} does not name a function or class of "
                              f"the package")
         found[id(obj)] = (name, obj)
-    for name, obj in list(found.values()):
-        for helper in _private_helpers(obj):
+    reached = [(name, _private_helpers(obj)) for name, obj in found.values()]
+    reached += [(name, [helper, *_private_helpers(helper)]) for name, helper in behind]
+    for name, helpers in reached:
+        for helper in helpers:
             found.setdefault(id(helper), (f"{helper.__module__}.{helper.__name__} (behind "
                                           f"{name})", helper))
     return found
@@ -423,21 +398,6 @@ def static_uses(source: str, forbidden: dict[int, tuple[str, object]]) -> list[s
 
 
 # --------------------------------------------------------------------- dynamic detection
-def _functions_of(obj) -> list:
-    """The Python functions whose code makes up ``obj`` (a function, or a class's methods)."""
-    if isinstance(obj, type):
-        found = []
-        for value in vars(obj).values():
-            if isinstance(value, (staticmethod, classmethod)):
-                value = value.__func__
-            if isinstance(value, property):
-                found += [f for f in (value.fget, value.fset, value.fdel) if f is not None]
-            elif hasattr(value, "__code__"):
-                found.append(value)
-        return found
-    return [obj] if hasattr(obj, "__code__") else []
-
-
 def _tripwire_code(name: str, n_free: int):
     """A code object that calls the module's tripwire hook with ``name``; ``n_free`` free
     variables, so that it fits any function's closure."""

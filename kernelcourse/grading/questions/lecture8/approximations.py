@@ -9,11 +9,13 @@ the named mistakes (and the small slips of the same formula) give another number
 from __future__ import annotations
 
 import numpy as np
-from scipy import linalg
 
+from ...._lazy import LazyModule
 from ....kernels import Matern
 from ...model import Case, Diagnosis, Question
 from ._common import GP, POSTERIOR, inputs, rough_kernel, smooth_kernel
+
+linalg = LazyModule("scipy.linalg")  # imported at its first use, not at set 8's first check
 
 
 # ===================================================================== ex8.q9

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import expit
 
+from ...._lazy import lazy_function
 from ....gaussian_process import gp_factor, probit_average
 from ....kernels import RBF
 from ...model import Case, Diagnosis, Question, choice_parts
 from ._common import GP, POSTERIOR, inputs, rough_kernel
+
+expit = lazy_function("scipy.special", "expit")  # imported at its first call, not at set 8's first check
 
 
 # ===================================================================== ex8.q6

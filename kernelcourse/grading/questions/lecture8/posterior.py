@@ -6,11 +6,15 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import ndtri  # the standard normal quantile, scipy.stats.norm.ppf's own
 
+from ...._lazy import lazy_function
 from ....gaussian_process import gp_factor, posterior_mean_var
 from ...model import Case, Diagnosis, Property, Question
 from ._common import GP, POSTERIOR, inputs, rough_kernel, smooth_kernel
+
+# the standard normal quantile (scipy.stats.norm.ppf's own), imported at its first call, not at
+# set 8's first check
+ndtri = lazy_function("scipy.special", "ndtri")
 
 
 # ===================================================================== ex8.q1
