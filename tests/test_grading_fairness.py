@@ -176,6 +176,36 @@ def test_row_source_counts_the_rows_still_held_at_each_read():
     assert source.usage()["max_held"] == 0
 
 
+def test_row_source_counts_copies_of_its_rows_by_memory():
+    """Copies of the rows (lists of floats, arrays of their own) are not blocks the reader
+    handed out, but they are memory the process made since the first read: past what an honest
+    loop needs they count as rows held. An honest loop over the same matrix counts none, and
+    tracing stops when the reader that started it goes."""
+    import gc
+    import tracemalloc
+
+    tracing_before = tracemalloc.is_tracing()
+    data = np.random.default_rng(0).normal(size=(2400, 3))
+    for keep in (lambda block: block.tolist(), lambda block: list(block.copy())):
+        source = RowSource(data)
+        kept = []
+        for start in range(0, 2400, 80):
+            kept.extend(keep(source[start:start + 80]))
+        assert source.usage()["max_held"] >= 1800 and source.usage()["max_rows"] == 80
+        del kept
+    source = RowSource(data)
+    total = np.zeros((3, 3))
+    for start in range(0, 2400, 80):
+        block = source[start:start + 80]
+        total += block.T @ block
+    np.testing.assert_allclose(total, data.T @ data)
+    assert source.usage()["max_held"] == 80          # the previous block, until rebound
+    assert tracemalloc.is_tracing()
+    del source, block
+    gc.collect()
+    assert tracemalloc.is_tracing() == tracing_before
+
+
 def test_chunk_by_chunk_is_checked_by_behaviour_in_check_and_in_the_worker():
     from kernelcourse.grading.sealed import answer
     from kernelcourse.grading.checking.scoring import score

@@ -54,6 +54,49 @@ HONEST = {
     "masks": "((np.arange(n)[m], Phi[m]) for m in (np.arange(n) // chunk_size == k "
              "for k in range(-(-n // chunk_size))))",
 }
+#: honest reads whose chunk is worked through in Python (a list of rows), or whose chunks'
+#: sums are kept in lists and added at the end: more memory than a NumPy loop, never the matrix
+PYTHON_LOOPS = {
+    "a chunk as lists": """
+import numpy as np
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    n, D = Phi.shape
+    A, c = [[0.0] * D for _ in range(D)], [0.0] * D
+    for s in range(0, n, chunk_size):
+        for i, row in enumerate(Phi[s:s + chunk_size].tolist()):
+            for a in range(D):
+                c[a] += row[a] * y[s + i]
+                for b in range(D):
+                    A[a][b] += row[a] * row[b]
+    return np.linalg.solve(np.array(A) + lam * np.eye(D), np.array(c))
+""",
+    "sums kept per chunk": """
+import numpy as np
+
+def chunked_ridge(Phi, y, lam, chunk_size):
+    n, D = Phi.shape
+    grams, moments = [], []
+    for s in range(0, n, chunk_size):
+        P = Phi[s:s + chunk_size]
+        grams.append(P.T @ P)
+        moments.append(P.T @ np.asarray(y[s:s + chunk_size], float))
+    return np.linalg.solve(sum(grams) + lam * np.eye(D), sum(moments))
+""",
+}
+#: chunks read as asked, but copies of every row kept: the matrix held all the same (issue 41)
+COPIED = {
+    "into lists": "rows = []\n"
+                  "    for s in range(0, len(Phi), chunk_size):\n"
+                  "        rows.extend(Phi[s:s + chunk_size].tolist())\n"
+                  "    whole = np.array(rows)",
+    "into arrays": "rows = []\n"
+                   "    for s in range(0, len(Phi), chunk_size):\n"
+                   "        rows.append(Phi[s:s + chunk_size].copy())\n"
+                   "    whole = np.vstack(rows)",
+    "row by row, as floats": "rows = [[float(v) for v in Phi[i]] for i in range(len(Phi))]\n"
+                             "    whole = np.array(rows)",
+}
 #: the same reads, every block kept and stacked: all of Phi held at once
 STACKED = {name: f"whole = np.vstack([np.atleast_2d(b) for _, b in {blocks}])"
            for name, blocks in HONEST.items()}
@@ -156,6 +199,31 @@ def test_the_same_reads_stacked_fail_as_rows_held(name):
     for outcome, case in zip(reply["outcomes"], get_question("ex6.q4").make_cases(3)):
         counted = outcome["usage"]["probes"]["0"]
         assert counted["max_held"] >= len(case.args[0]) - case.args[3], counted
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_LOOPS))
+def test_honest_loops_in_python_pass(name):
+    """Honest reads that hold more memory than a NumPy loop (a chunk as Python lists, or the
+    chunks' sums kept until the end) hold far less than the matrix: full marks."""
+    result, reply = _graded(PYTHON_LOOPS[name])
+    assert result.status == "passed", result.line()
+
+
+@pytest.mark.parametrize("name", sorted(COPIED))
+def test_copies_of_the_rows_kept_fail_as_rows_held(name):
+    """Each read is a chunk (or a row) and each block is let go, but a copy of every row is
+    kept: the answer's process holds the matrix all the same, which the reader sees by the
+    memory made since its first read. The long case (2400 rows) tells it from an honest loop;
+    the short ones cannot, and pass."""
+    result, reply = _graded(RIDGE.format(prefix="", read=COPIED[name], rewrite="pass"))
+    assert result.status == "failed", result.line()
+    assert "held" in result.line() and "copies" in result.line(), result.line()
+    cases = get_question("ex6.q4").make_cases(3)
+    counted = [o["usage"]["probes"]["0"] for o in reply["outcomes"]]
+    long_case = max(range(len(cases)), key=lambda i: len(cases[i].args[0]))
+    assert len(cases[long_case].args[0]) >= 2400
+    assert counted[long_case]["max_held"] >= len(cases[long_case].args[0]) // 2, counted
+    assert counted[long_case]["max_rows"] <= cases[long_case].args[3], counted
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))

@@ -112,13 +112,44 @@ class RowReader(Probe):
     counted (``held``), so reading one row at a time and keeping every row (``np.vstack`` of
     a list of reads) holds all of the matrix at once, while a loop whose ``block`` takes the
     next chunk holds one chunk when it asks for the next. An answer that copies rows is not
-    seen: this counts what the reads hand out, the honest reading of "chunk by chunk".
+    seen by that count; it is seen by memory: from its first read the reader traces the
+    memory the answer's process allocates (:mod:`tracemalloc`), and at each read the memory made
+    since the first read and still alive counts as that many rows held, once it is more than an
+    honest loop needs (:meth:`_copies_held`): rows copied into lists, or into arrays of their
+    own, hold the matrix all the same.
     """
 
     kind = "rows"
 
     def _start_watching(self) -> None:
         self._held = 0
+        self._largest = 0        # the most rows one read formed
+        self._baseline = None    # traced memory at the first read (None: no read yet)
+
+    def _copies_held(self) -> int:
+        """The rows' worth of memory the answer's process made since the first read and still
+        holds, or 0 while that is within what an honest loop needs.
+
+        An honest loop holds a chunk or two, perhaps as Python lists (about ``64 + 32 D`` bytes
+        a row), and its sums (``D x D``); the allowance is two of the largest reads in that
+        form, two ``D x D`` matrices and 8 KiB, and at least a quarter of the matrix. Memory
+        is what :mod:`tracemalloc` sees: Python objects and NumPy arrays. Tracing starts at the
+        first read (and again if something stopped it), and stops when this reader goes, if it
+        was the one that started it."""
+        import tracemalloc
+
+        if not tracemalloc.is_tracing():
+            tracemalloc.start()
+            self._baseline = 0
+            weakref.finalize(self, tracemalloc.stop)
+        now = tracemalloc.get_traced_memory()[0]
+        if self._baseline is None:
+            self._baseline = now
+        n, d = self.shape
+        row = 8 * max(int(d), 1)
+        made = now - self._baseline
+        allowance = max(2 * self._largest * (64 + 32 * d) + 16 * d * d + 8192, n * row // 4)
+        return min(n, made // row) if made > allowance else 0
 
     def _release(self, rows: int) -> None:
         self._held -= rows
@@ -130,7 +161,9 @@ class RowReader(Probe):
 
     def _read(self, rows) -> np.ndarray:
         rows = np.asarray(rows)
-        block = self._form(rows.reshape(-1), self._held)
+        held = max(self._held, self._copies_held())
+        self._largest = max(self._largest, rows.size)
+        block = self._form(rows.reshape(-1), held)
         block = np.array(block.reshape(rows.shape + (self.shape[1],)), dtype=float)
         if block.base is not None:  # an array of its own, so its views keep it alive
             block = block.copy()
@@ -154,7 +187,8 @@ class RowReader(Probe):
         if isinstance(index, tuple):
             raise TypeError("read this matrix by rows only: source[start:stop] (then index "
                             "the columns of the array it returns)")
-        return self._read(np.arange(self.shape[0])[index])  # slices, negatives, masks
+        # slices, negatives, masks; a copy, so that the whole arange is let go at once
+        return self._read(np.arange(self.shape[0])[index].copy())
 
     def __iter__(self):
         for i in range(len(self)):
@@ -257,9 +291,10 @@ def rows_at_most(where, limit):
         if used is not None and used > int(limit(case)):
             return (f"the answer formed {used} rows of the matrix at once; the question asks "
                     f"for at most {int(limit(case))} at a time (chunk by chunk)")
-        return (f"the answer still held {held} rows of the matrix from earlier reads when it "
-                f"read more (rows kept, e.g. to stack them); the question asks to hold at most "
-                f"{int(limit(case))} at a time: use each chunk, then let it go")
+        return (f"the answer still held {held} rows of the matrix (or copies of them) from "
+                f"earlier reads when it read more (rows kept, e.g. to stack them); the question "
+                f"asks to hold at most {int(limit(case))} at a time: use each chunk, then let it "
+                f"go")
     return Constraint("rows at once", test, message)
 
 
