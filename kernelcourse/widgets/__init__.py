@@ -163,6 +163,15 @@ class FigureView:
         self._new_scene()
         return True
 
+    def draw_scenes(self, keys, current, draw) -> None:
+        """Draw now the figure of every scene in ``keys`` but ``current`` (``draw(key)``, which
+        calls :meth:`use` and renders without showing), so that no move to another value of
+        the control draws a whole figure; then go back to ``current``."""
+        for key in keys:
+            if key != current:
+                draw(key)
+        self.use(current)
+
     def animate(self, *artists, layer: bool = False) -> None:
         """Mark ``artists`` as the moving ones (drawn on every render, over the background),
         or with ``layer=True`` as the seldom moving ones (see the class).

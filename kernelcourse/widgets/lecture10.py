@@ -193,10 +193,7 @@ def wl_relabel_widget(pair=PAIRS[0], round_=1):
         return dict(state, figure=view.fig)
 
     widget = interactive_figure(update, view, controls)
-    for other in PAIRS:                    # the other pairs' figures drawn now, not on a move
-        if other != pair:
-            draw(other, round_, show=False)
-    view.use(pair)
+    view.draw_scenes(PAIRS, pair, lambda other: draw(other, round_, show=False))
     return widget
 
 

@@ -562,8 +562,5 @@ def map_dual_widget(model="linear", log_lam=0.0, sigma=0.5):
         return data
 
     widget = interactive_figure(update, view, controls)
-    for other in MAP_MODELS:           # the other models' figures drawn now, not on a move
-        if other != model:
-            draw(other, log_lam, show=False)
-    view.use(model)
+    view.draw_scenes(MAP_MODELS, model, lambda other: draw(other, log_lam, show=False))
     return widget

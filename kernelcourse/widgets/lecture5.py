@@ -352,11 +352,8 @@ def budget_widget(budgets=(5, 10, 20, 50, 100), n=400, rule="oldest", loss="hing
 
     widget = interactive_figure(update, view, controls)
     start = controls["budget"].value, controls["rule"].value, controls["loss"].value
-    for r in rkhs.BUDGET_RULES:                # the other runs' figures drawn now, not on a move
-        for lo in rkhs.LOSSES:
-            if (r, lo) != start[1:]:
-                draw(start[0], r, lo, show=False)
-    view.use(start[1:])
+    view.draw_scenes([(r, lo) for r in rkhs.BUDGET_RULES for lo in rkhs.LOSSES], start[1:],
+                     lambda run: draw(start[0], *run, show=False))
     return widget
 
 
