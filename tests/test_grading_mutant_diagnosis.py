@@ -23,13 +23,12 @@ from kernelcourse.grading.audit import engine
 from kernelcourse.grading.questions import all_questions
 from kernelcourse.grading.relations import catalogue, mutants as slips, relation_holds
 from kernelcourse.grading.relations.mutant_words import OFF_BY_ONE, change_words, mutation_sites
-from kernelcourse.grading.checking.scoring import mistake_heading, score
+from kernelcourse.grading.checking.scoring import mistake_heading
 from kernelcourse.grading.model import transport
-from kernelcourse.grading.sealed.running import run_answer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
-from diagnosis_coverage import _records, judge_mutant, mutant_answers  # noqa: E402
+from diagnosis_coverage import _graded, _records, judge_mutant, mutant_answers  # noqa: E402
 
 QUESTIONS = all_questions()
 
@@ -111,14 +110,6 @@ def _mutant(qid, part):
     found = [(a, i) for d, a, i in mutant_answers(q, 10 ** 6, True) if _where(part) in _where(d)]
     assert found, (qid, part)
     return q, found[0][0], found[0][1]
-
-
-def _graded(q, answer, seed=0):
-    cases = q.make_cases(seed)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        outcomes = run_answer(answer, cases, q.time_limit)
-    return cases, outcomes, score(q, cases, outcomes)
 
 
 SLIPS = [

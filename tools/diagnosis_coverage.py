@@ -170,11 +170,7 @@ def mutation_tags(description: str) -> set:
 
 
 def _raised_key(question, answer, seed):
-    cases = question.make_cases(seed)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        result = score(question, cases, run_answer(answer, cases, question.time_limit))
-    d = result.diagnosis
+    d = _graded(question, answer, seed)[2].diagnosis
     return d.key if d is not None and d.found_by == "raised" else None
 
 

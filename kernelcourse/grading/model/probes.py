@@ -34,6 +34,7 @@ well. A diagnosis of the "whole matrix at once" mistake uses ``behaviour=``
 """
 from __future__ import annotations
 
+import tracemalloc
 import weakref
 from dataclasses import dataclass
 from typing import Callable
@@ -136,8 +137,6 @@ class RowReader(Probe):
         is what :mod:`tracemalloc` sees: Python objects and NumPy arrays. Tracing starts at the
         first read (and again if something stopped it), and stops when this reader goes, if it
         was the one that started it."""
-        import tracemalloc
-
         if not tracemalloc.is_tracing():
             tracemalloc.start()
             self._baseline = 0
